@@ -14,7 +14,9 @@ True
 """
 
 from .cards import Card, Hand, NotationError, Rank, Suit, format_cards, parse_cards
-from .combos import REASONS, Combo, InvalidPlay, Kind, beats, classify
+from .combos import Combo, Kind, beats, classify
+from .errors import REASONS, DizhuError, IllegalAction, InvalidPlay
+from .game import Action, Match, Result, Round
 from .moves import legal_moves
 from .variants import CLASSIC, DUEL, Variant, get_variant
 
@@ -27,6 +29,12 @@ __all__ = [
     "format_cards",
     "parse_cards",
     "REASONS",
+    "DizhuError",
+    "IllegalAction",
+    "Action",
+    "Match",
+    "Result",
+    "Round",
     "Combo",
     "InvalidPlay",
     "Kind",

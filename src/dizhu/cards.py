@@ -18,7 +18,7 @@ Card('3♠')
 >>> parse_cards("77777")
 Traceback (most recent call last):
 ...
-dizhu.cards.NotationError: too many cards of rank 7: 5 (a deck has 4)
+dizhu.NotationError: too many cards of rank 7: 5 (a deck has 4)
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import Union
+
+from .errors import DizhuError
 
 __all__ = [
     "Rank",
@@ -104,15 +106,19 @@ class Suit(IntEnum):
         return "♠♥♣♦"[self]
 
 
-class NotationError(ValueError):
+class NotationError(DizhuError):
     """Text or cards that cannot be read as cards from one deck.
 
-    ``symbol`` names the offending symbol when there is one.
+    ``symbol`` names the offending symbol when there is one; ``reason`` is
+    always ``"bad_notation"``.
     """
 
     def __init__(self, message: str, *, symbol: str | None = None) -> None:
-        super().__init__(message)
+        super().__init__("bad_notation", message, detail=message)
         self.symbol = symbol
+
+
+NotationError.__module__ = "dizhu"
 
 
 class Card:
@@ -292,11 +298,11 @@ def parse_cards(text: str, variant: str = "classic") -> Hand:
     >>> parse_cards("RR")
     Traceback (most recent call last):
     ...
-    dizhu.cards.NotationError: a deck has only one big (red) joker, not 2
+    dizhu.NotationError: a deck has only one big (red) joker, not 2
     >>> parse_cards("3 5", variant="duel")
     Traceback (most recent call last):
     ...
-    dizhu.cards.NotationError: the duel deck has no cards of rank 3
+    dizhu.NotationError: the duel deck has no cards of rank 3
     """
     if not isinstance(text, str):
         raise NotationError(f"card notation must be text, not {type(text).__name__}")

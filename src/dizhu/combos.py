@@ -13,7 +13,7 @@ True
 >>> classify("A2345")
 Traceback (most recent call last):
 ...
-dizhu.combos.InvalidPlay: a chain cannot contain a 2 or a joker
+dizhu.InvalidPlay: a chain cannot contain a 2 or a joker
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from .cards import (
     parse_cards,
     rank_counts,
 )
+from .errors import REASONS, InvalidPlay
 from .variants import Variant, get_variant
 
 __all__ = [
@@ -68,51 +69,6 @@ class Kind(StrEnum):
     FOUR_TWO_PAIR = "four_two_pair"
     BOMB = "bomb"
     ROCKET = "rocket"
-
-
-#: Reason codes of :class:`InvalidPlay`, with their English message templates.
-#: The site translates by code; the parameters fill the ``{}`` fields.
-REASONS: dict[str, str] = {
-    "empty": "no cards were chosen",
-    "not_in_deck": "the {variant} deck has no {rank}s",
-    "not_a_pair": "two cards make a pair only when they have the same rank",
-    "unrelated_cards": "these cards do not make any one play",
-    "rocket_not_alone": "the two jokers together are the rocket and are played on their own",
-    "both_jokers_as_kickers": "the two jokers cannot both be kickers",
-    "chain_two_or_joker": "a chain cannot contain a 2 or a joker",
-    "chain_gap": "a chain cannot skip a rank",
-    "straight_too_short": "a straight needs at least 5 cards in a row",
-    "pair_chain_too_short": "a pair chain needs at least 3 pairs in a row",
-    "trio_kicker": "a trio takes one single card or one pair as its kicker",
-    "four_split": "four cards of one rank must be played together, as a bomb or with two kickers",
-    "four_two_kickers": "four of a rank takes exactly two single cards or two pairs of different ranks",
-    "kicker_same_rank": "a kicker cannot have the same rank as the cards it goes with",
-    "kicker_rank_limit": "kickers can hold at most two cards of any one rank",
-    "plane_kickers_short": "a plane of {trios} trios takes {trios} single kickers or {trios} pairs; {kickers} are too few",
-    "plane_kickers_excess": "a plane of {trios} trios takes {trios} single kickers or {trios} pairs; {kickers} are too many",
-    "plane_pair_kickers": "a plane with pairs takes exactly one pair per trio, each of a different rank",
-}
-
-
-class InvalidPlay(ValueError):
-    """Cards that make no legal play, or a play that does not beat the last one.
-
-    ``reason`` is a stable code from :data:`REASONS` (or a game-level code such
-    as ``too_weak``); ``params`` fill its message template.
-
-    >>> try:
-    ...     classify("3344")
-    ... except InvalidPlay as e:
-    ...     print(e.reason, "-", e)
-    pair_chain_too_short - a pair chain needs at least 3 pairs in a row
-    """
-
-    def __init__(self, reason: str, message: str | None = None, **params: Any) -> None:
-        if message is None:
-            message = REASONS[reason].format(**params)
-        super().__init__(message)
-        self.reason = reason
-        self.params = params
 
 
 _UNITS = tuple(1 << (3 * r) for r in range(NUM_RANKS))
@@ -219,11 +175,11 @@ def classify(cards: CardsArg, variant: str | Variant = "classic") -> Combo:
     >>> classify("6666+BR")
     Traceback (most recent call last):
     ...
-    dizhu.combos.InvalidPlay: the two jokers cannot both be kickers
+    dizhu.InvalidPlay: the two jokers cannot both be kickers
     >>> classify("34567", variant="duel")
     Traceback (most recent call last):
     ...
-    dizhu.combos.InvalidPlay: the duel deck has no 3s
+    dizhu.InvalidPlay: the duel deck has no 3s
     """
     variant = get_variant(variant)
     counts = _counts_of(cards, variant)

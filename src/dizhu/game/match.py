@@ -1,0 +1,153 @@
+"""A match: rounds in a row with running totals (RULES.md §5, match).
+
+Classic: everyone starts at 0, each round's points are added to each seat's
+own total, and the match ends after the round in which anyone reaches 30
+(two farmers reaching it together win together).  Duel keeps running totals
+with no target.
+
+>>> m = Match("classic", seed="doc")
+>>> m.totals, m.round.phase
+([0, 0, 0], 'bidding')
+>>> m.new_game()          # abandons the round: it scores nothing
+>>> m.totals, m.abandoned
+([0, 0, 0], 1)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import IllegalAction
+from ..variants import Variant, get_variant
+from .actions import Action
+from .round import Round
+
+__all__ = ["Match", "CLASSIC_TARGET"]
+
+CLASSIC_TARGET = 30
+
+
+class Match:
+    """Running totals over rounds, with another round / new game / new match.
+
+    ``seed`` makes every deal reproducible (round ``n`` is dealt from
+    ``f"{seed}.{n}"``); without it each deal comes from ``secrets``.
+    """
+
+    def __init__(
+        self,
+        variant: "str | Variant" = "classic",
+        *,
+        target: int | None | str = "default",
+        seed: str | None = None,
+    ) -> None:
+        self.variant = get_variant(variant)
+        if target == "default":
+            target = CLASSIC_TARGET if self.variant.bidding == "points" else None
+        self.target: int | None = target  # type: ignore[assignment]
+        self.seed = seed
+        self.totals = [0] * self.variant.players
+        self.finished: list[dict[str, Any]] = []
+        self.abandoned = 0
+        self.winners: list[int] = []
+        self._dealt = 0
+        self.round = self._next_round()
+
+    def _next_round(self) -> Round:
+        self._dealt += 1
+        seed = None if self.seed is None else f"{self.seed}.{self._dealt}"
+        return Round.deal(self.variant, seed=seed)
+
+    @property
+    def over(self) -> bool:
+        """True once someone has reached the target (classic)."""
+        return bool(self.winners)
+
+    @property
+    def round_number(self) -> int:
+        """How many rounds have been dealt in this match (the current one included)."""
+        return self._dealt
+
+    def apply(self, seat: int, action: "Action | str") -> None:
+        """Apply an action to the current round; settle the totals when it ends."""
+        self.round.apply(seat, action)
+        if self.round.result is not None:
+            self._settle()
+
+    def _settle(self) -> None:
+        result = self.round.result
+        for seat, points in enumerate(result.points):
+            self.totals[seat] += points
+        self.finished.append(
+            {
+                "number": self._dealt,
+                "deal_code": self.round.deal_code,
+                "deal_hash": self.round.deal_hash,
+                "result": result.to_dict(),
+                "totals": list(self.totals),
+                "events": list(self.round.events),
+            }
+        )
+        if self.target is not None:
+            self.winners = [s for s, t in enumerate(self.totals) if t >= self.target]
+
+    def another_round(self) -> None:
+        """Deal the next round, keeping the totals.  Only after a round is over."""
+        if self.round.result is None:
+            raise IllegalAction("round_in_progress")
+        if self.over:
+            raise IllegalAction("match_over")
+        self.round = self._next_round()
+
+    def new_game(self) -> None:
+        """Abandon the current round (it scores nothing) and deal again."""
+        if self.over:
+            raise IllegalAction("match_over")
+        if self.round.result is None:
+            self.abandoned += 1
+        self.round = self._next_round()
+
+    def new_match(self) -> None:
+        """Reset every total to 0 and deal a new round."""
+        self.totals = [0] * self.variant.players
+        self.finished = []
+        self.winners = []
+        self.abandoned = 0
+        self.round = self._next_round()
+
+    def to_json(self) -> str:
+        """Everything, the current round's hidden cards included: for storage only."""
+        return json.dumps(
+            {
+                "format": "dizhu-match",
+                "version": 1,
+                "variant": self.variant.name,
+                "target": self.target,
+                "seed": self.seed,
+                "totals": self.totals,
+                "finished": self.finished,
+                "abandoned": self.abandoned,
+                "winners": self.winners,
+                "dealt": self._dealt,
+                "round": json.loads(self.round.to_json()),
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: "str | bytes") -> "Match":
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("format") != "dizhu-match" or data.get("version") != 1:
+            raise ValueError("not a saved dizhu match")
+        self = cls.__new__(cls)
+        self.variant = get_variant(data["variant"])
+        self.target = data["target"]
+        self.seed = data["seed"]
+        self.totals = list(data["totals"])
+        self.finished = list(data["finished"])
+        self.abandoned = data["abandoned"]
+        self.winners = list(data["winners"])
+        self._dealt = data["dealt"]
+        self.round = Round.from_json(data["round"])
+        return self

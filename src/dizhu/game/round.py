@@ -1,0 +1,646 @@
+"""One round of Dou Dizhu as an explicit state machine (RULES.md §4-§6).
+
+deal -> bidding -> bottom revealed -> playing -> over.  Every action goes
+through :meth:`Round.apply`, which validates it completely before changing
+anything: a refused action raises :class:`~dizhu.errors.IllegalAction` (or
+:class:`~dizhu.errors.InvalidPlay`) and leaves the round as it was.
+
+>>> r = Round.from_deal("classic", ["33344455566677788", "99TTJJQQKKAA22BRT", "3456789JJQQKKAA22"],
+...                     bottom="89T", first=0)
+>>> r.phase, r.to_act, [str(a) for a in r.legal_actions()]
+('bidding', 0, ['pass', 'bid 1', 'bid 2', 'bid 3'])
+>>> r.apply(0, "bid 3")
+>>> r.phase, r.landlord, str(r.hand(0))
+('playing', 0, '3334445556667778889T')
+>>> r.apply(0, "play 333444555666+789T")
+>>> r.apply(1, "pass"); r.apply(2, "pass")
+>>> r.apply(2, "play 99")
+Traceback (most recent call last):
+...
+dizhu.IllegalAction: it is seat 0's turn, not seat 2's
+>>> r.apply(0, "pass")
+Traceback (most recent call last):
+...
+dizhu.IllegalAction: you lead this trick, so you must play
+>>> r.apply(0, "play 7788")
+Traceback (most recent call last):
+...
+dizhu.InvalidPlay: a pair chain needs at least 3 pairs in a row
+>>> r.apply(0, "play 77"); r.to_act, r.last_play[1].text
+(1, '77')
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Card, Hand, NotationError, format_counts, parse_cards, rank_counts
+from ..combos import Combo, beats
+from ..errors import IllegalAction, InvalidPlay
+from ..moves import moves_from_counts
+from ..variants import Variant, get_variant
+from .actions import BIDS, CALL, PASS, ROB, Action, play_action
+from .deal import Deal, commitment, deal_cards, new_deal_code, parse_deal_code
+
+__all__ = ["Round", "Result", "FORMAT_VERSION"]
+
+FORMAT_VERSION = 1
+BIDDING, PLAYING, OVER = "bidding", "playing", "over"
+
+
+@dataclass
+class Result:
+    """How a round ended and what it scored.
+
+    ``points`` by seat (zero-sum); ``multiplier`` is P (classic: bid x 2^n)
+    or the duel score; ``breakdown`` lists each factor with its source.
+    """
+
+    winner: str
+    landlord: int
+    points: list[int]
+    multiplier: int
+    breakdown: list[dict[str, Any]]
+    spring: bool = False
+    anti_spring: bool = False
+    hands: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "winner": self.winner,
+            "landlord": self.landlord,
+            "points": list(self.points),
+            "multiplier": self.multiplier,
+            "breakdown": [dict(b) for b in self.breakdown],
+            "spring": self.spring,
+            "anti_spring": self.anti_spring,
+            "hands": list(self.hands),
+        }
+
+
+class Round:
+    """A round: its deal, bidding, play and settlement.
+
+    Build one with :meth:`deal` (a fresh, verifiable deal),
+    :meth:`from_deal` (explicit hands) or :meth:`from_json`.  Seats are
+    numbered in turn order from 0.
+    """
+
+    # ---- construction
+
+    def __init__(self, variant: "str | Variant") -> None:
+        # Use Round.deal / Round.from_deal / Round.from_json.
+        self.variant = get_variant(variant)
+        self.phase = BIDDING
+        self.events: list[dict[str, Any]] = []
+        self.result: Result | None = None
+        self.landlord: int | None = None
+        self.deal_code: str | None = None
+        self.deal_hash: str | None = None
+        self._log: list[list[Any]] = []
+        self._source: dict[str, Any] = {}
+        self._deal_number = 0
+        self._redeal_code = ""
+        self._legal: list[Action] | None = None
+
+    @classmethod
+    def deal(cls, variant: "str | Variant" = "classic", seed: "str | int | None" = None) -> "Round":
+        """A fresh round dealt from a seed.
+
+        With ``seed=None`` the seed comes from ``secrets``.  The deal code
+        (``<variant>-<seed>``) is secret until the round is over; its hash,
+        ``deal_hash``, is public from the start.
+
+        >>> r = Round.deal("duel", seed="example")
+        >>> r.deal_code is None, r.deal_hash[:12], [len(h) for h in r.all_hands()]
+        (True, 'a8bd6c52be99', [17, 17])
+        """
+        v = get_variant(variant)
+        code = new_deal_code(v) if seed is None else f"{v.name}-{seed}"
+        return cls.from_code(code)
+
+    @classmethod
+    def from_code(cls, code: str) -> "Round":
+        """Replay a revealed deal code: the same cards, the same first bidder."""
+        variant = parse_deal_code(code)
+        self = cls(variant)
+        self._code = code
+        self._redeal_code = code
+        self._source = {"code": code}
+        self.deal_hash = commitment(code)
+        self._start_deal(deal_cards(code, 0))
+        return self
+
+    @classmethod
+    def from_deal(
+        cls,
+        variant: "str | Variant",
+        hands: Sequence["str | Sequence[Card]"],
+        bottom: "str | Sequence[Card]",
+        first: int = 0,
+        undealt: "str | Sequence[Card] | None" = None,
+        *,
+        landlord: int | None = None,
+        redeal_seed: str | None = None,
+    ) -> "Round":
+        """A round from an explicit deal (seat order = turn order).
+
+        Hands and bottom may be notation text; suits are then assigned so
+        that no card is dealt twice.  Duel's undealt cards default to the
+        rest of the deck.  With ``landlord`` set, bidding is skipped (bid 1,
+        no robs) and that seat takes the bottom at once.  A classic
+        all-pass re-deal draws from ``redeal_seed`` (random by default).
+        """
+        v = get_variant(variant)
+        if len(hands) != v.players:
+            raise ValueError(f"{v.name} needs {v.players} hands, not {len(hands)}")
+        if not isinstance(first, int) or not 0 <= first < v.players:
+            raise ValueError(f"first must be a seat from 0 to {v.players - 1}")
+        if landlord is not None and (not isinstance(landlord, int) or not 0 <= landlord < v.players):
+            raise ValueError(f"landlord must be a seat from 0 to {v.players - 1}")
+        pool = {r: [] for r in range(15)}
+        for card in parse_cards(format_counts(v.deck_counts), v.name):
+            pool[card.rank].append(card)
+
+        def take(part: "str | Sequence[Card]", what: str) -> tuple[Card, ...]:
+            if isinstance(part, str):
+                wanted = parse_cards(part, v.name)
+                chosen = []
+                for card in wanted:
+                    if not pool[card.rank]:
+                        raise NotationError(f"{what}: no {card.rank.symbol} left in the deck")
+                    chosen.append(pool[card.rank].pop(0))
+                return tuple(sorted(chosen))
+            cards = Hand.of(list(part), v.name)
+            for card in cards:
+                if card not in pool[card.rank]:
+                    raise NotationError(f"{what}: {card} is dealt twice")
+                pool[card.rank].remove(card)
+            return tuple(cards)
+
+        dealt_hands = tuple(take(h, f"hand {i}") for i, h in enumerate(hands))
+        dealt_bottom = take(bottom, "bottom")
+        rest = tuple(sorted(c for cards in pool.values() for c in cards))
+        dealt_undealt = rest if undealt is None else take(undealt, "undealt")
+        sizes = [len(h) for h in dealt_hands]
+        if sizes != [v.hand_size] * v.players or len(dealt_bottom) != v.bottom_size:
+            raise ValueError(
+                f"{v.name} deals {v.hand_size} cards a hand and {v.bottom_size} to the bottom, "
+                f"not {sizes} and {len(dealt_bottom)}"
+            )
+        if len(dealt_undealt) != v.undealt or (undealt is not None and any(pool.values())):
+            raise ValueError(f"{v.name} leaves {v.undealt} cards undealt, and the deal must use the whole deck")
+        self = cls(v)
+        self._redeal_code = f"{v.name}-{redeal_seed or secrets.token_hex(16)}"
+        self._source = {
+            "hands": [[c.id for c in h] for h in dealt_hands],
+            "bottom": [c.id for c in dealt_bottom],
+            "undealt": [c.id for c in dealt_undealt],
+            "first": first,
+            "landlord": landlord,
+            "redeal_code": self._redeal_code,
+        }
+        self._start_deal(Deal(dealt_hands, dealt_bottom, dealt_undealt, first))
+        if landlord is not None:
+            self._bid_base = 1
+            self._choose_landlord(landlord)
+        return self
+
+    def _start_deal(self, deal: Deal) -> None:
+        v = self.variant
+        self._hands = [list(h) for h in deal.hands]
+        self._counts = [list(rank_counts(h)) for h in deal.hands]
+        self._initial = [list(h) for h in deal.hands]
+        self.bottom = deal.bottom
+        self.undealt = deal.undealt
+        self.first = deal.first
+        self.to_act = deal.first
+        self.phase = BIDDING
+        self._bids: list[tuple[int, Action]] = []
+        self._bid_base = 0  # classic: highest bid so far
+        self._high_bidder: int | None = None
+        self._candidate: int | None = None  # duel: the current landlord candidate
+        self.robs = 0
+        self._last: tuple[int, Combo] | None = None
+        self._passes = 0
+        self._plays_made = [0] * v.players
+        self._doublings: list[dict[str, Any]] = []
+        self._history: list[list[Any]] = []
+        self._played = [0] * 15
+        self._legal = None
+        self.events.append(
+            {
+                "type": "deal",
+                "deal": self._deal_number,
+                "first": deal.first,
+                "hand_sizes": [len(h) for h in deal.hands],
+                "deal_hash": self.deal_hash,
+            }
+        )
+
+    # ---- reading the state
+
+    @property
+    def players(self) -> int:
+        return self.variant.players
+
+    @property
+    def handicap(self) -> int:
+        """Duel: the farmer wins at this many cards or fewer (= robs)."""
+        return self.robs
+
+    @property
+    def highest_bid(self) -> int:
+        """Classic: the highest bid so far (0 before any bid)."""
+        return self._bid_base
+
+    def hand(self, seat: int) -> Hand:
+        """The cards seat ``seat`` holds now (hidden information: do not show others)."""
+        return Hand(self._hands[seat])
+
+    def all_hands(self) -> list[Hand]:
+        """Every hand now.  Hidden information: for tests, tools and the
+        arena's referee, never for a player's view."""
+        return [Hand(h) for h in self._hands]
+
+    def cards_left(self) -> list[int]:
+        return [len(h) for h in self._hands]
+
+    @property
+    def last_play(self) -> tuple[int, Combo] | None:
+        """(seat, combo) of the play to beat, or None when the player to act leads."""
+        return self._last
+
+    def multiplier(self) -> int:
+        """The score multiplier so far (P in classic, the stake in duel), spring not counted."""
+        doublings = 1 << len(self._doublings)
+        if self.variant.bidding == "points":
+            return max(self._bid_base, 1) * doublings
+        return (1 << self.robs) * doublings
+
+    # ---- legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to act may take (empty once the round is over)."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[Action]:
+        if self.phase == OVER:
+            return []
+        if self.phase == BIDDING:
+            if self.variant.bidding == "points":
+                return [PASS] + [BIDS[n] for n in (1, 2, 3) if n > self._bid_base]
+            return [PASS, ROB] if self._candidate is not None else [PASS, CALL]
+        counts = self._counts[self.to_act]
+        if self._last is None:
+            return [play_action(c) for c in moves_from_counts(counts)]
+        return [PASS] + [play_action(c) for c in moves_from_counts(counts, self._last[1])]
+
+    # ---- applying actions
+
+    def apply(self, seat: int, action: "Action | str") -> None:
+        """Apply ``seat``'s action, or raise IllegalAction / InvalidPlay and change nothing."""
+        if self.phase == OVER:
+            raise IllegalAction("round_over")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise IllegalAction("no_such_seat", seat=seat, players=self.players)
+        if not isinstance(action, Action):
+            action = self._parse(action)
+        if seat != self.to_act:
+            raise IllegalAction("not_your_turn", seat=seat, to_act=self.to_act)
+        if self.phase == BIDDING:
+            self._apply_bid(seat, action)
+        else:
+            self._apply_play(seat, action)
+        self._legal = None
+        self._log.append([seat, action.text, [c.id for c in action.cards] if action.cards else None])
+
+    def _parse(self, text: Any) -> Action:
+        if isinstance(text, str) and self._legal is not None:
+            for action in self._legal:  # the common case: text from legal_actions()
+                if action.text == text:
+                    return action
+        return Action.parse(text, self.variant.name)
+
+    def _apply_bid(self, seat: int, action: Action) -> None:
+        v = self.variant
+        kind = action.kind
+        if kind == "play":
+            raise IllegalAction("still_bidding")
+        if v.bidding == "points":
+            if kind in ("call", "rob"):
+                raise IllegalAction("not_in_variant", action=action.text, variant=v.name)
+            if kind == "bid" and action.bid <= self._bid_base:
+                raise IllegalAction("bid_too_low", highest=self._bid_base)
+            self._record_bid(seat, action)
+            if kind == "bid":
+                self._bid_base = action.bid
+                self._high_bidder = seat
+                if action.bid == 3:
+                    return self._choose_landlord(seat)
+            if len(self._bids) == v.players:
+                if self._high_bidder is None:
+                    return self._redeal()
+                return self._choose_landlord(self._high_bidder)
+            self.to_act = (seat + 1) % v.players
+            return
+        # duel: call / rob
+        if kind == "bid":
+            raise IllegalAction("not_in_variant", action=action.text, variant=v.name)
+        other = (seat + 1) % v.players
+        if self._candidate is None:
+            if kind == "rob":
+                raise IllegalAction("nobody_called")
+            self._record_bid(seat, action)
+            if kind == "call":
+                self._candidate = seat
+                self.to_act = other
+            elif seat == self.first:
+                self.to_act = other
+            else:  # neither called: the first speaker is landlord, no robs
+                self._choose_landlord(self.first)
+            return
+        if kind == "call":
+            raise IllegalAction("already_called")
+        self._record_bid(seat, action)
+        if kind == "rob":
+            self.robs += 1
+            self._candidate = seat
+            if self.robs == v.max_robs:
+                return self._choose_landlord(seat)
+            self.to_act = other
+        else:
+            self._choose_landlord(self._candidate)
+
+    def _record_bid(self, seat: int, action: Action) -> None:
+        self._bids.append((seat, action))
+        self.events.append({"type": "bid", "seat": seat, "action": action.text})
+
+    def _redeal(self) -> None:
+        self.events.append({"type": "redeal", "deal": self._deal_number})
+        self._deal_number += 1
+        self._start_deal(deal_cards(self._redeal_code, self._deal_number))
+
+    def _choose_landlord(self, seat: int) -> None:
+        self.landlord = seat
+        self._hands[seat] = sorted(self._hands[seat] + list(self.bottom))
+        for card in self.bottom:
+            self._counts[seat][card.rank] += 1
+        self.phase = PLAYING
+        self.to_act = seat
+        event: dict[str, Any] = {
+            "type": "landlord",
+            "seat": seat,
+            "bottom": format_counts(rank_counts(self.bottom)),
+            "bottom_ids": [c.id for c in self.bottom],
+        }
+        if self.variant.bidding == "points":
+            event["bid"] = self._bid_base
+        else:
+            event["robs"] = self.robs
+        self.events.append(event)
+
+    def _apply_play(self, seat: int, action: Action) -> None:
+        kind = action.kind
+        if kind != "play" and kind != "pass":
+            raise IllegalAction("not_bidding")
+        last = self._last
+        if kind == "pass":
+            if last is None:
+                raise IllegalAction("must_lead")
+            self._passes += 1
+            self._history.append([seat, "pass"])
+            self.events.append({"type": "pass", "seat": seat})
+            if self._passes == self.variant.passes_to_end_trick:
+                leader = last[0]
+                self._last = None
+                self._passes = 0
+                self.to_act = leader
+                self.events.append({"type": "trick", "leader": leader})
+            else:
+                self.to_act = (seat + 1) % self.players
+            return
+        combo = action.combo
+        for rank in range(self.variant.lowest_rank):
+            if combo.counts[rank]:
+                raise InvalidPlay("not_in_deck", variant=self.variant.name, rank=combo.text[0])
+        if last is not None and not beats(combo, last[1]):
+            previous = last[1]
+            if combo.is_bomb or (combo.kind is previous.kind and combo.size == previous.size):
+                raise IllegalAction("too_weak", play=combo.text, previous=previous.text)
+            raise IllegalAction(
+                "wrong_kind",
+                play=combo.text,
+                previous=previous.text,
+                kind=previous.kind.value,
+                size=previous.size,
+            )
+        cards = self._pick_cards(seat, combo, action.cards)
+        hand = self._hands[seat]
+        for card in cards:
+            hand.remove(card)
+        counts = self._counts[seat]
+        for rank, n in enumerate(combo.counts):
+            if n:
+                counts[rank] -= n
+                self._played[rank] += n
+        self._plays_made[seat] += 1
+        self._last = (seat, combo)
+        self._passes = 0
+        if combo.is_bomb:
+            self._doublings.append(
+                {"source": combo.kind.value, "seat": seat, "play": combo.text, "factor": 2}
+            )
+        self._history.append([seat, combo.text])
+        self.events.append(
+            {"type": "play", "seat": seat, "play": combo.text, "kind": combo.kind.value,
+             "cards": [c.id for c in cards]}
+        )
+        if self._has_won(seat):
+            self._settle(seat)
+        else:
+            self.to_act = (seat + 1) % self.players
+
+    def _pick_cards(self, seat: int, combo: Combo, chosen: tuple[Card, ...] | None) -> list[Card]:
+        hand = self._hands[seat]
+        if chosen is not None:
+            held = set(hand)
+            if any(card not in held for card in chosen):
+                raise IllegalAction("not_in_hand", cards=combo.text)
+            return list(chosen)
+        counts = self._counts[seat]
+        if any(n > counts[rank] for rank, n in enumerate(combo.counts)):
+            raise IllegalAction("not_in_hand", cards=combo.text)
+        need = list(combo.counts)
+        picked = []
+        for card in hand:
+            if need[card.rank]:
+                need[card.rank] -= 1
+                picked.append(card)
+        return picked
+
+    def _has_won(self, seat: int) -> bool:
+        left = len(self._hands[seat])
+        if left == 0:
+            return True
+        # duel: the farmer wins on reaching the handicap line
+        return self.variant.bidding == "rob" and seat != self.landlord and left <= self.robs
+
+    # ---- settlement
+
+    def _settle(self, winner_seat: int) -> None:
+        v = self.variant
+        landlord = self.landlord
+        landlord_won = winner_seat == landlord
+        farmers = [s for s in range(v.players) if s != landlord]
+        spring = landlord_won and all(self._plays_made[s] == 0 for s in farmers)
+        anti_spring = not landlord_won and self._plays_made[landlord] == 1
+        breakdown: list[dict[str, Any]] = []
+        if v.bidding == "points":
+            breakdown.append({"source": "bid", "factor": self._bid_base})
+        else:
+            breakdown.append({"source": "robs", "count": self.robs, "factor": 1 << self.robs})
+        breakdown.extend(self._doublings)
+        if spring or anti_spring:
+            breakdown.append({"source": "spring" if spring else "anti_spring", "factor": 2})
+        multiplier = 1
+        for entry in breakdown:
+            multiplier *= entry["factor"]
+        sign = 1 if landlord_won else -1
+        points = [0] * v.players
+        for s in farmers:
+            points[s] = -sign * multiplier
+        points[landlord] = -sum(points)
+        self.result = Result(
+            winner="landlord" if landlord_won else "farmers",
+            landlord=landlord,
+            points=points,
+            multiplier=multiplier,
+            breakdown=breakdown,
+            spring=spring,
+            anti_spring=anti_spring,
+            hands=[format_counts(c) for c in self._counts],
+        )
+        self.phase = OVER
+        self.to_act = None
+        if self._source.get("code"):
+            self.deal_code = self._source["code"]
+        self.events.append(
+            {
+                "type": "settle",
+                **self.result.to_dict(),
+                "hand_ids": [[c.id for c in h] for h in self._hands],
+                "initial_hands": [format_counts(rank_counts(h)) for h in self._initial],
+                "initial_ids": [[c.id for c in h] for h in self._initial],
+                "deal_code": self.deal_code,
+            }
+        )
+
+    # ---- what a seat may see
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Exactly what ``seat`` may know, as a JSON-serializable dict.
+
+        Own hand; everyone's card counts; the bidding; the landlord and the
+        bottom once revealed; the public history and the current trick; the
+        multiplier so far; the handicap (duel); whose turn; and the seat's
+        own legal actions when it is to act.  Nothing else: no other hand,
+        no unrevealed bottom, never the duel's undealt cards.
+        """
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction("no_such_seat", seat=seat, players=self.players)
+        v = self.variant
+        last = self._last
+        revealed = self.landlord is not None
+        to_act = self.to_act
+        obs = {
+            "variant": v.name,
+            "seat": seat,
+            "players": v.players,
+            "phase": self.phase,
+            "to_act": to_act,
+            "hand": format_counts(self._counts[seat]),
+            "hand_ids": [c.id for c in self._hands[seat]],
+            "cards_left": [len(h) for h in self._hands],
+            "first": self.first,
+            "bids": [[s, a.text] for s, a in self._bids],
+            "landlord": self.landlord,
+            "bottom": format_counts(rank_counts(self.bottom)) if revealed else None,
+            "bottom_ids": [c.id for c in self.bottom] if revealed else None,
+            "history": self._history[:],
+            "played": format_counts(self._played),
+            "trick": {
+                "last": [last[0], last[1].text] if last else None,
+                "passes": self._passes,
+            },
+            "plays_made": self._plays_made[:],
+            "multiplier": {
+                "base": self._bid_base if v.bidding == "points" else 1 << self.robs,
+                "robs": self.robs if v.bidding == "rob" else None,
+                "bombs": sum(1 for d in self._doublings if d["source"] == "bomb"),
+                "rockets": sum(1 for d in self._doublings if d["source"] == "rocket"),
+                "total": self.multiplier(),
+            },
+            "handicap": self.robs if v.bidding == "rob" else None,
+            "deal_hash": self.deal_hash,
+            "legal_actions": [a.text for a in self.legal_actions()] if seat == to_act else [],
+            "result": self.result.to_dict() if self.result else None,
+            "deal_code": self.deal_code,
+        }
+        return obs
+
+    # ---- saving and restoring
+
+    def to_json(self) -> str:
+        """The whole state as versioned JSON (the deal's source and every action).
+
+        The JSON holds hidden cards and the secret deal code: it is for
+        storage, never for a player.
+        """
+        return json.dumps(
+            {
+                "format": "dizhu-round",
+                "version": FORMAT_VERSION,
+                "variant": self.variant.name,
+                "source": self._source,
+                "actions": self._log,
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: "str | bytes | dict") -> "Round":
+        """Restore a round saved by :meth:`to_json`, exactly (re-deals included)."""
+        data = json.loads(text) if isinstance(text, (str, bytes)) else text
+        if not isinstance(data, dict) or data.get("format") != "dizhu-round":
+            raise ValueError("not a saved dizhu round")
+        if data.get("version") != FORMAT_VERSION:
+            raise ValueError(f"unsupported saved-round version {data.get('version')!r}")
+        source = data["source"]
+        if "code" in source:
+            self = cls.from_code(source["code"])
+        else:
+            ids = Card.from_id
+            self = cls.from_deal(
+                data["variant"],
+                [[ids(i) for i in h] for h in source["hands"]],
+                [ids(i) for i in source["bottom"]],
+                source["first"],
+                [ids(i) for i in source["undealt"]],
+                landlord=source.get("landlord"),
+                redeal_seed=source["redeal_code"].partition("-")[2],
+            )
+        for seat, text_action, card_ids in data["actions"]:
+            if card_ids is None:
+                self.apply(seat, text_action)
+            else:
+                action = Action.play([Card.from_id(i) for i in card_ids], self.variant.name)
+                self.apply(seat, action)
+        return self
+

@@ -1,0 +1,112 @@
+"""Matches: totals, the 30-point end, co-winners, abandon, reset."""
+
+import pytest
+
+from dizhu import IllegalAction, Match, Round
+from dizhu.game import RandomPlayer
+
+from test_round_examples import ANTI_SPRING_DEAL, BOMB_DEAL, play
+
+
+def scripted_round(match, deal, script):
+    match.round = Round.from_deal(match.variant, **deal)
+    for line in script:
+        seat, _, action = line.partition(":")
+        match.apply(int(seat), action.strip())
+
+
+LANDLORD_WINS_8 = [
+    "0: bid 2", "1: pass", "2: pass",
+    "0: play 45678", "1: play 6789T", "2: pass",
+    "0: play 3333", "1: pass", "2: pass",
+    "0: play 9TJQK", "1: pass", "2: pass",
+    "0: play AA", "1: pass", "2: pass",
+    "0: play 222B",
+]
+FARMERS_WIN_2_EACH = [
+    "0: bid 1", "1: pass", "2: pass",
+    "0: play 34567", "1: play 45678", "2: pass", "0: pass",
+    "1: play 999TTTJJJ+QKA",
+]
+
+
+def test_totals_accumulate_and_another_round_keeps_them():
+    m = Match("classic", seed="t")
+    scripted_round(m, BOMB_DEAL, LANDLORD_WINS_8)
+    assert m.totals == [8, -4, -4] and not m.over
+    m.another_round()
+    assert m.totals == [8, -4, -4] and m.round.phase == "bidding"
+    scripted_round(m, ANTI_SPRING_DEAL, FARMERS_WIN_2_EACH)
+    assert m.totals == [4, -2, -2]
+    assert [f["result"]["points"] for f in m.finished] == [[8, -4, -4], [-4, 2, 2]]
+
+
+def test_thirty_points_ends_the_match_even_past_30():
+    m = Match("classic", seed="t")
+    m.totals = [24, -12, -12]
+    scripted_round(m, BOMB_DEAL, LANDLORD_WINS_8)
+    assert m.totals == [32, -16, -16]
+    assert m.over and m.winners == [0]
+    with pytest.raises(IllegalAction) as info:
+        m.another_round()
+    assert info.value.reason == "match_over"
+
+
+def test_two_farmers_reaching_30_together_win_together():
+    m = Match("classic", seed="t")
+    m.totals = [0, 28, 29]
+    scripted_round(m, ANTI_SPRING_DEAL, FARMERS_WIN_2_EACH)
+    assert m.totals == [-4, 30, 31]
+    assert m.winners == [1, 2]
+
+
+def test_new_game_abandons_and_scores_nothing():
+    m = Match("classic", seed="t")
+    m.totals = [5, -3, -2]
+    m.round = Round.from_deal("classic", **BOMB_DEAL)
+    play(m.round, ["0: bid 2", "1: pass", "2: pass", "0: play 3333"])
+    m.new_game()
+    assert m.totals == [5, -3, -2] and m.abandoned == 1
+    assert m.round.phase == "bidding" and m.finished == []
+
+
+def test_another_round_needs_a_finished_round():
+    m = Match("classic", seed="t")
+    with pytest.raises(IllegalAction) as info:
+        m.another_round()
+    assert info.value.reason == "round_in_progress"
+
+
+def test_new_match_resets():
+    m = Match("classic", seed="t")
+    m.totals = [24, -12, -12]
+    scripted_round(m, BOMB_DEAL, LANDLORD_WINS_8)
+    assert m.over
+    m.new_match()
+    assert m.totals == [0, 0, 0] and not m.over and m.finished == []
+
+
+def test_duel_running_totals_without_target():
+    m = Match("duel", seed="d")
+    assert m.target is None
+    total = [0, 0]
+    for _ in range(30):
+        players = [RandomPlayer(1), RandomPlayer(2)]
+        while m.round.result is None:
+            seat = m.round.to_act
+            m.apply(seat, players[seat].decide(m.round.observation(seat)))
+        total = [a + b for a, b in zip(total, m.round.result.points)]
+        assert m.totals == total and not m.over
+        m.another_round()
+
+
+def test_match_json_round_trip_mid_round():
+    m = Match("classic", seed="j")
+    scripted_round(m, BOMB_DEAL, LANDLORD_WINS_8)
+    m.another_round()
+    seat = m.round.to_act
+    m.apply(seat, "pass")
+    again = Match.from_json(m.to_json())
+    assert again.totals == m.totals and again.finished == m.finished
+    assert again.round.to_json() == m.round.to_json()
+    assert again.round_number == m.round_number
