@@ -7,5 +7,19 @@ setup_python() {
     "$python" -m venv .venv
   fi
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e ".[${extras}]"
+  if [ -n "$extras" ]; then
+    .venv/bin/python -m pip install --quiet -e ".[${extras}]"
+  else
+    .venv/bin/python -m pip install --quiet -e .
+  fi
+}
+
+# Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
+setup_chromium() {
+  if [ ! -x /usr/bin/chromium ]; then
+    local sudo=""
+    if [ "$(id -u)" != "0" ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  fi
 }

@@ -1,0 +1,99 @@
+"""Bot players by level, and the hint for a human seat."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+from .bidding import decide_bid
+from .policy import Decision, decide_play
+from .view import View
+
+__all__ = ["LEVELS", "BotPlayer", "create", "hint"]
+
+#: The three levels, weakest first (普通 / 中級 / 超難).
+LEVELS = ("normal", "intermediate", "super-hard")
+
+
+def _observation_seed(observation: dict[str, Any], seed: int | str | None) -> int:
+    """A per-decision seed: the bot's seed mixed with what it sees.
+
+    So a decision is a deterministic function of (observation, seed).
+    """
+    material = repr((seed, observation["hand"], observation["history"], observation["bids"],
+                     observation["to_act"], observation["phase"])).encode()
+    return int.from_bytes(hashlib.sha256(material).digest()[:8], "big")
+
+
+class BotPlayer:
+    """A computer player: ``decide(observation) -> action text``.
+
+    ``budget`` is the thinking time per decision in seconds (super-hard only).
+    """
+
+    def __init__(self, level: str, variant: str = "classic", seed: int | str | None = None,
+                 budget: float | None = None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
+        self.level = level
+        self.variant = variant
+        self.seed = seed
+        self.budget = budget
+
+    def explain(self, observation: dict[str, Any]) -> Decision:
+        """The decision with its reason (a message key and parameters)."""
+        if observation["to_act"] != observation["seat"] or not observation["legal_actions"]:
+            raise ValueError("this seat has nothing to decide now")
+        rng = random.Random(_observation_seed(observation, self.seed))
+        view = View.of(observation)
+        if view.phase == "bidding":
+            return decide_bid(view, self.level, rng)
+        return decide_play(view, self.level, rng, budget=self.budget)
+
+    def decide(self, observation: dict[str, Any]) -> str:
+        return self.explain(observation).action
+
+    def __repr__(self) -> str:
+        return f"BotPlayer({self.level!r}, {self.variant!r})"
+
+
+def create(level: str, variant: str = "classic", seed: int | str | None = None,
+           budget: float | None = None) -> BotPlayer:
+    """A computer player at ``level`` ("normal", "intermediate" or "super-hard")."""
+    return BotPlayer(level, variant, seed, budget)
+
+
+def hint(observation: dict[str, Any], level: str = "intermediate",
+         budget: float | None = None) -> dict[str, Any]:
+    """The recommended action for the seat of ``observation``, with its reason.
+
+    Returns ``{"action": "play 33", "cards": [card ids to select], "reason":
+    {"key": ..., "params": {...}}}``.  The reason is a message key with
+    parameters, never a finished sentence, so any language can show it.
+    """
+    decision = BotPlayer(level, observation["variant"], seed="hint", budget=budget).explain(observation)
+    cards: list[int] = []
+    if decision.action.startswith("play "):
+        need = list(View.of(observation).hand)  # noqa: F841 - shape check
+        wanted = _ranks_of(decision.action[5:])
+        for card_id in observation["hand_ids"]:
+            rank = _rank_of_id(card_id)
+            if wanted.get(rank):
+                wanted[rank] -= 1
+                cards.append(card_id)
+    return {"action": decision.action, "cards": cards,
+            "reason": {"key": decision.reason, "params": dict(decision.params)}}
+
+
+def _rank_of_id(card_id: int) -> int:
+    return card_id // 4 if card_id < 52 else 13 + card_id - 52
+
+
+def _ranks_of(text: str) -> dict[int, int]:
+    from ..cards import parse_cards
+
+    out: dict[int, int] = {}
+    for card in parse_cards(text):
+        out[int(card.rank)] = out.get(int(card.rank), 0) + 1
+    return out

@@ -1,0 +1,309 @@
+"""Rule policies for play: ``normal`` and ``intermediate``.
+
+Both read a :class:`Ctx` — one seat's knowledge in rank counts — so the
+same code runs for a real decision and inside the super-hard bot's
+simulations.  A policy returns a :class:`Decision`: the action's text, and
+the reason as a message key with parameters (see ``reasons.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import NUM_RANKS, RANK_SYMBOLS
+from ..combos import Combo, Kind
+from ..moves import moves_from_counts, play_table
+from .hands import Group, split_counts
+from .view import View
+
+__all__ = ["Decision", "Ctx", "decide_play", "intermediate_move", "normal_move"]
+
+TWO, BLACK, RED = 12, 13, 14
+_U = tuple(1 << (3 * r) for r in range(NUM_RANKS))
+
+
+@dataclass
+class Decision:
+    """An action with why: ``reason`` is a message key, ``params`` fill it."""
+
+    action: str
+    reason: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Ctx:
+    """One seat's knowledge in counts (used for real decisions and in simulations)."""
+
+    hand: tuple[int, ...]
+    seat: int
+    players: int
+    landlord: int
+    cards_left: list[int]
+    last: tuple[int, Combo] | None
+    unseen: tuple[int, ...]
+    handicap: int = 0
+    duel: bool = False
+
+    @classmethod
+    def of(cls, view: View) -> "Ctx":
+        return cls(
+            hand=tuple(view.hand),
+            seat=view.seat,
+            players=view.players,
+            landlord=view.landlord,
+            cards_left=view.cards_left,
+            last=view.last,
+            unseen=tuple(view.unseen),
+            handicap=view.handicap,
+            duel=view.variant.bidding == "rob",
+        )
+
+    def partner(self, seat: int) -> bool:
+        if seat == self.seat:
+            return True
+        return self.seat != self.landlord and seat != self.landlord
+
+    def need(self, seat: int) -> int:
+        """Cards ``seat`` must still shed to win (the duel farmer stops at the handicap)."""
+        left = self.cards_left[seat]
+        if self.duel and seat != self.landlord:
+            return max(0, left - self.handicap)
+        return left
+
+    def my_need(self) -> int:
+        return self.need(self.seat)
+
+
+def _combo(key: int) -> Combo:
+    return play_table()[key]
+
+
+def _group_key(g: Group) -> int:
+    if g.width == 0:
+        return _U[BLACK] + _U[RED]
+    return g.width * sum(_U[g.low : g.high + 1])
+
+
+def _sub(hand: tuple[int, ...], combo: Combo) -> tuple[int, ...]:
+    return tuple(h - n for h, n in zip(hand, combo.counts))
+
+
+def _beatable(combo: Combo, counts: tuple[int, ...]) -> bool:
+    """Whether cards ``counts`` (another player's possible holding) can beat ``combo``."""
+    return bool(moves_from_counts(counts, combo))
+
+
+def _is_control(combo: Combo, ctx: Ctx) -> bool:
+    return not _beatable(combo, ctx.unseen)
+
+
+def _leads_from_split(hand: tuple[int, ...]) -> list[Combo]:
+    """The split's groups as plays, trios and planes carrying the weakest kickers."""
+    s = split_counts(hand)
+    groups = list(s.groups)
+    # kicker units: singles and pairs that are not chains, weakest first
+    spare = sorted((g for g in groups if g.width in (1, 2) and not g.is_chain and g.low < TWO),
+                   key=lambda g: g.low)
+    used: set[Group] = set()
+    plays: list[Combo] = []
+    for g in sorted(groups, key=lambda g: (-g.trios, g.low)):
+        if g in used:
+            continue
+        key = _group_key(g)
+        if g.width == 3:
+            need = g.length
+            for width in (1, 2):
+                pick = [k for k in spare if k.width == width and k not in used
+                        and not g.low <= k.low <= g.high][:need]
+                if len(pick) == need:
+                    for k in pick:
+                        used.add(k)
+                        key += _group_key(k)
+                    break
+        used.add(g)
+        plays.append(_combo(key))
+    return plays
+
+
+def _finishing(ctx: Ctx, moves: list[Combo]) -> Combo | None:
+    """A move after which this seat has won, if any (largest first)."""
+    need = ctx.my_need()
+    best = None
+    for m in moves:
+        if m.size >= need and (best is None or m.size > best.size):
+            best = m
+    return best
+
+
+def _plays_after(hand: tuple[int, ...], combo: Combo) -> int:
+    return split_counts(_sub(hand, combo)).plays
+
+
+def _rank_name(rank: int) -> str:
+    return RANK_SYMBOLS[rank]
+
+
+# ---- intermediate
+
+
+def intermediate_move(ctx: Ctx) -> tuple[Combo | None, str, dict[str, Any]]:
+    """The intermediate policy: (combo or None for pass, reason key, params)."""
+    if ctx.last is None:
+        return _lead(ctx)
+    return _respond(ctx)
+
+
+def _danger(ctx: Ctx) -> tuple[int, int]:
+    """(seat, cards it still needs) of the opponent closest to winning."""
+    best = (-1, 99)
+    for s in range(ctx.players):
+        if not ctx.partner(s):
+            n = ctx.need(s)
+            if n < best[1]:
+                best = (s, n)
+    return best
+
+
+def _lead(ctx: Ctx) -> tuple[Combo | None, str, dict[str, Any]]:
+    hand = ctx.hand
+    moves = moves_from_counts(hand)
+    done = _finishing(ctx, moves)
+    if done is not None:
+        return done, "finish", {}
+    plays = _leads_from_split(hand)
+    controls = [p for p in plays if _is_control(p, ctx)]
+    others = [p for p in plays if p not in controls]
+    # two plays left and one of them cannot be beaten: play it, then the other
+    if len(plays) == 2 and controls:
+        return controls[0], "fewest_plays", {"n": 1}
+    danger_seat, danger = _danger(ctx)
+    nxt = (ctx.seat + 1) % ctx.players
+    # feed a partner who is about to go out
+    if not ctx.duel and ctx.seat != ctx.landlord:
+        partner = next(s for s in range(ctx.players) if s != ctx.seat and s != ctx.landlord)
+        left = ctx.cards_left[partner]
+        if left <= 2 and (partner == nxt or danger > 2):
+            width = 1 if left == 1 else 2
+            low = [m for m in moves if m.kind is (Kind.SINGLE if width == 1 else Kind.PAIR)]
+            if low:
+                return min(low, key=lambda m: m.main), "feed_partner", {"n": left}
+    pool = others or plays
+    if danger <= 2:
+        # an opponent is about to go out: do not hand them a small single or pair
+        safe = [p for p in pool if not (p.size == danger and p.kind in (Kind.SINGLE, Kind.PAIR))]
+        if safe:
+            pool = safe
+        else:
+            pick = max(pool, key=lambda p: (p.main, p.size))
+            return pick, "stop_opponent", {"n": danger}
+
+    def lead_order(p: Combo) -> tuple:
+        # shed chains and trios with kickers early; low cards before high ones
+        many = 0 if p.size >= 5 or p.kind in (Kind.TRIO_SINGLE, Kind.TRIO_PAIR, Kind.TRIO) else 1
+        return (p.main + (0 if many == 0 else 1), many)
+
+    pick = min(pool, key=lead_order)
+    if controls and pick not in controls:
+        card = max(controls, key=lambda p: p.main)
+        return pick, "keep_control", {"card": _rank_name(card.main), "n": len(plays)}
+    return pick, "fewest_plays", {"n": len(plays)}
+
+
+def _respond(ctx: Ctx) -> tuple[Combo | None, str, dict[str, Any]]:
+    hand = ctx.hand
+    last_seat, prev = ctx.last
+    moves = moves_from_counts(hand, prev)
+    if not moves:
+        return None, "no_beat", {"play": prev.text}
+    done = _finishing(ctx, moves)
+    if done is not None:
+        return done, "finish", {}
+    if ctx.partner(last_seat):
+        return None, "partner_stand", {}
+    base = split_counts(hand).plays
+    danger_seat, danger = _danger(ctx)
+    owner_need = ctx.need(last_seat)
+    ordinary = [m for m in moves if not m.is_bomb]
+    bombs = [m for m in moves if m.is_bomb]
+    urgent = owner_need <= 2 or danger <= 2 or (owner_need <= 4 and prev.size >= 4)
+    scored = sorted(((_plays_after(hand, m) - (base - 1), m.main, m) for m in ordinary),
+                    key=lambda t: (t[0], t[1]))
+    who = "stop_landlord" if (not ctx.duel and last_seat == ctx.landlord) else "stop_opponent"
+    if urgent:
+        if scored:
+            # stop them with the strongest ordinary reply that does not cost too much
+            delta, _, m = max(scored, key=lambda t: (t[2].main if t[0] <= 2 else -1, -t[0]))
+            return m, who, {"n": owner_need}
+        if bombs:
+            return min(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)), who, {"n": owner_need}
+        return None, "no_beat", {"play": prev.text}
+    if bombs:
+        # a bomb that takes the lead and leaves a hand we can finish
+        for b in sorted(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)):
+            after = _sub(hand, b)
+            if split_counts(after).plays <= 1:
+                return b, "bomb_to_win", {}
+    if scored:
+        delta, _, m = scored[0]
+        high = m.main >= TWO and m.kind in (Kind.SINGLE, Kind.PAIR)
+        if high and base > 3 and danger > 5 and prev.main < 10:
+            return None, "keep_control", {"card": _rank_name(m.main), "n": base}
+        if delta <= 0:
+            return m, "fewest_plays", {"n": base - 1}
+        if delta == 1 and (danger <= 6 or ctx.seat == ctx.landlord):
+            return m, "fewest_plays", {"n": base}
+    return None, "save_cards", {}
+
+
+# ---- normal
+
+
+def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[str, Any]]:
+    """The normal policy: sensible, beatable, no card counting or teamwork."""
+    hand = ctx.hand
+    if ctx.last is None:
+        moves = moves_from_counts(hand)
+        done = _finishing(ctx, moves)
+        if done is not None:
+            return done, "finish", {}
+        plays = _leads_from_split(hand)
+        ordinary = [p for p in plays if not p.is_bomb] or plays
+        if rng.random() < 0.15:
+            return rng.choice(ordinary), "fewest_plays", {"n": len(plays)}
+        return min(ordinary, key=lambda p: (p.main, -p.size)), "fewest_plays", {"n": len(plays)}
+    last_seat, prev = ctx.last
+    moves = moves_from_counts(hand, prev)
+    if not moves:
+        return None, "no_beat", {"play": prev.text}
+    done = _finishing(ctx, moves)
+    if done is not None:
+        return done, "finish", {}
+    ordinary = [m for m in moves if not m.is_bomb]
+    base = split_counts(hand).plays
+    fitting = [m for m in ordinary if _plays_after(hand, m) <= base]
+    if fitting:
+        return min(fitting, key=lambda m: m.main), "fewest_plays", {"n": base - 1}
+    if ctx.cards_left[last_seat] <= 2 and not ctx.partner(last_seat):
+        if ordinary:
+            return min(ordinary, key=lambda m: m.main), "stop_opponent", {"n": ctx.cards_left[last_seat]}
+        return min(moves, key=lambda m: m.main), "stop_opponent", {"n": ctx.cards_left[last_seat]}
+    if ordinary and rng.random() < 0.3:
+        return min(ordinary, key=lambda m: m.main), "fewest_plays", {"n": base}
+    return None, "save_cards", {}
+
+
+def decide_play(view: View, level: str, rng: random.Random, budget: float | None = None) -> Decision:
+    """The play-phase decision of a bot at ``level`` (or the hint)."""
+    if level == "super-hard":
+        from .search import search_move
+
+        return search_move(view, rng, budget)
+    ctx = Ctx.of(view)
+    if level == "normal":
+        combo, reason, params = normal_move(ctx, rng)
+    else:
+        combo, reason, params = intermediate_move(ctx)
+    return Decision("pass" if combo is None else f"play {combo.text}", reason, params)

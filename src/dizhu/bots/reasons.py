@@ -1,0 +1,26 @@
+"""The hint's reasons: message keys with English templates.
+
+A bot's decision carries ``reason`` (a key below) and ``params``; the site
+translates the key and fills the parameters.  Parameters named ``card`` or
+``play`` hold card notation (``"2"``, ``"33344455"``).
+"""
+
+from __future__ import annotations
+
+HINT_REASONS: dict[str, str] = {
+    "finish": "this plays out your hand",
+    "fewest_plays": "fewest plays left: {n}",
+    "keep_control": "keeps your {card} for control",
+    "partner_stand": "lets your partner's play stand",
+    "stop_landlord": "stops the landlord, who has {n} cards left",
+    "stop_opponent": "stops your opponent, who needs only {n} more cards",
+    "no_beat": "no play beats {play}",
+    "save_cards": "passing keeps your hand together",
+    "feed_partner": "leads low so your partner, with {n} cards left, can go out",
+    "bomb_to_win": "the bomb takes the lead and you can go out",
+    "bid_strong": "a strong hand: {plays} plays, {controls} control cards",
+    "bid_weak": "a weak hand ({plays} plays, {controls} control cards): better as a farmer",
+    "rob_strong": "strong enough to rob: the farmer would then win at {handicap} cards",
+    "rob_weak": "robbing would let the farmer win at {handicap} cards",
+    "search": "won {rate}% of {games} simulated games",
+}
