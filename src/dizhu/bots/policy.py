@@ -149,11 +149,37 @@ def _rank_name(rank: int) -> str:
 # ---- intermediate
 
 
-def intermediate_move(ctx: Ctx) -> tuple[Combo | None, str, dict[str, Any]]:
+@dataclass(frozen=True)
+class Style:
+    """The intermediate policy's thresholds (tuned in the arena)."""
+
+    #: answer with a reply that costs one extra play when the closest opponent needs at most this
+    delta1_danger: int = 20
+    #: ... always as the landlord, and always in duel (a pass hands the lead straight back)
+    delta1_landlord: bool = True
+    delta1_duel: bool = True
+    #: answer even at two extra plays when the closest opponent needs at most this
+    delta2_danger: int = 0
+    #: an opponent needing this few cards makes every reply urgent
+    urgent_need: int = 2
+    #: do not spend a 2 or joker on a low single or pair early
+    keep_control: bool = False
+    #: a farmer tops a partner's beatable play when the landlord, next, is about to go out
+    partner_top: bool = True
+    #: when leading, shed plays of 5+ cards and trios before singles and pairs
+    lead_many_first: bool = True
+    #: when leading, a low single or pair counts this many ranks lower than it is
+    lead_small_bonus: int = -4
+
+
+DEFAULT_STYLE = Style()
+
+
+def intermediate_move(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, dict[str, Any]]:
     """The intermediate policy: (combo or None for pass, reason key, params)."""
     if ctx.last is None:
-        return _lead(ctx)
-    return _respond(ctx)
+        return _lead(ctx, style)
+    return _respond(ctx, style)
 
 
 def _danger(ctx: Ctx) -> tuple[int, int]:
@@ -167,7 +193,7 @@ def _danger(ctx: Ctx) -> tuple[int, int]:
     return best
 
 
-def _lead(ctx: Ctx) -> tuple[Combo | None, str, dict[str, Any]]:
+def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, dict[str, Any]]:
     hand = ctx.hand
     moves = moves_from_counts(hand)
     done = _finishing(ctx, moves)
@@ -203,7 +229,9 @@ def _lead(ctx: Ctx) -> tuple[Combo | None, str, dict[str, Any]]:
     def lead_order(p: Combo) -> tuple:
         # shed chains and trios with kickers early; low cards before high ones
         many = 0 if p.size >= 5 or p.kind in (Kind.TRIO_SINGLE, Kind.TRIO_PAIR, Kind.TRIO) else 1
-        return (p.main + (0 if many == 0 else 1), many)
+        if not style.lead_many_first:
+            return (p.main, many)
+        return (p.main + (0 if many == 0 else 1) - (style.lead_small_bonus if many else 0), many)
 
     pick = min(pool, key=lead_order)
     if controls and pick not in controls:
@@ -212,7 +240,7 @@ def _lead(ctx: Ctx) -> tuple[Combo | None, str, dict[str, Any]]:
     return pick, "fewest_plays", {"n": len(plays)}
 
 
-def _respond(ctx: Ctx) -> tuple[Combo | None, str, dict[str, Any]]:
+def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, dict[str, Any]]:
     hand = ctx.hand
     last_seat, prev = ctx.last
     moves = moves_from_counts(hand, prev)
@@ -222,13 +250,23 @@ def _respond(ctx: Ctx) -> tuple[Combo | None, str, dict[str, Any]]:
     if done is not None:
         return done, "finish", {}
     if ctx.partner(last_seat):
+        nxt = (ctx.seat + 1) % ctx.players
+        lord_need = ctx.need(ctx.landlord)
+        if (style.partner_top and nxt == ctx.landlord and lord_need <= 2
+                and lord_need >= prev.size and _beatable(prev, ctx.unseen)):
+            ordinary = [m for m in moves if not m.is_bomb]
+            if ordinary:
+                top = max(ordinary, key=lambda m: m.main)
+                if _is_control(top, ctx) or top.main >= TWO:
+                    return top, "stop_landlord", {"n": lord_need}
         return None, "partner_stand", {}
     base = split_counts(hand).plays
     danger_seat, danger = _danger(ctx)
     owner_need = ctx.need(last_seat)
     ordinary = [m for m in moves if not m.is_bomb]
     bombs = [m for m in moves if m.is_bomb]
-    urgent = owner_need <= 2 or danger <= 2 or (owner_need <= 4 and prev.size >= 4)
+    urgent = (owner_need <= style.urgent_need or danger <= style.urgent_need
+              or (owner_need <= 4 and prev.size >= 4))
     scored = sorted(((_plays_after(hand, m) - (base - 1), m.main, m) for m in ordinary),
                     key=lambda t: (t[0], t[1]))
     who = "stop_landlord" if (not ctx.duel and last_seat == ctx.landlord) else "stop_opponent"
@@ -249,12 +287,16 @@ def _respond(ctx: Ctx) -> tuple[Combo | None, str, dict[str, Any]]:
     if scored:
         delta, _, m = scored[0]
         high = m.main >= TWO and m.kind in (Kind.SINGLE, Kind.PAIR)
-        if high and base > 3 and danger > 5 and prev.main < 10:
+        if style.keep_control and high and base > 3 and danger > 5 and prev.main < 10:
             return None, "keep_control", {"card": _rank_name(m.main), "n": base}
         if delta <= 0:
             return m, "fewest_plays", {"n": base - 1}
-        if delta == 1 and (danger <= 6 or ctx.seat == ctx.landlord):
+        eager = (danger <= style.delta1_danger or (style.delta1_landlord and ctx.seat == ctx.landlord)
+                 or (style.delta1_duel and ctx.duel))
+        if delta == 1 and eager:
             return m, "fewest_plays", {"n": base}
+        if delta == 2 and danger <= style.delta2_danger:
+            return m, "fewest_plays", {"n": base + 1}
     return None, "save_cards", {}
 
 

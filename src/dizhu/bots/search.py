@@ -1,13 +1,270 @@
-"""Super-hard: search over sampled hidden cards (placeholder until the search lands)."""
+"""Super-hard: search over the hidden cards.
+
+For a decision, the bot
+
+1. samples *worlds*: deals of the cards it cannot see that agree with all it
+   knows (its hand, every card played, each player's card count, the
+   revealed bottom cards the landlord still holds, and in duel the 9 cards
+   that were never dealt);
+2. shortlists candidate actions (the intermediate policy's choice, the plays
+   of its best hand split, and every reply when there are few);
+3. plays each candidate out in each world, every seat following the
+   intermediate policy with only its own seat's knowledge, or, when few
+   cards remain, solves the world exactly (minimax over every legal move);
+4. picks the candidate with the best average result for its side, within a
+   time budget.
+
+The same worlds serve every candidate, so candidates are compared on equal
+luck.  All randomness comes from the decision's seed: the choice is a
+deterministic function of the observation and the seed (given the budget's
+number of worlds).
+"""
 
 from __future__ import annotations
 
 import random
+import time
+from typing import Any
 
-from .policy import Ctx, Decision, intermediate_move
+from ..cards import NUM_RANKS
+from ..combos import Combo
+from ..moves import moves_from_counts
+from .policy import Ctx, Decision, _leads_from_split, intermediate_move
 from .view import View
 
+__all__ = ["search_move", "DEFAULT_BUDGET", "sample_world", "Sim"]
 
-def search_move(view: View, rng: random.Random, budget: float | None) -> Decision:
-    combo, reason, params = intermediate_move(Ctx.of(view))
-    return Decision("pass" if combo is None else f"play {combo.text}", reason, params)
+#: Seconds of thinking per decision by default.
+DEFAULT_BUDGET = 0.25
+#: Worlds at least, even when the budget runs out (keeps decisions stable).
+MIN_WORLDS = 6
+#: Solve a world exactly when this few cards remain in all hands together.
+EXACT_CARDS = 9
+
+
+def sample_world(view: View, rng: random.Random) -> list[list[int]]:
+    """Hands of every seat (own hand as it is) consistent with what ``view`` knows."""
+    pool: list[int] = []
+    for r in range(NUM_RANKS):
+        pool += [r] * (view.unseen[r] - view.bottom_left[r])
+    rng.shuffle(pool)
+    hands = []
+    for s in range(view.players):
+        if s == view.seat:
+            hands.append(list(view.hand))
+            continue
+        counts = [0] * NUM_RANKS
+        need = view.cards_left[s]
+        if s == view.landlord:
+            for r in range(NUM_RANKS):
+                counts[r] += view.bottom_left[r]
+            need -= sum(view.bottom_left)
+        for r in pool[:need]:
+            counts[r] += 1
+        pool = pool[need:]
+        hands.append(counts)
+    return hands
+
+
+class Sim:
+    """A compact, perfect-information copy of a round in play, for simulations."""
+
+    __slots__ = ("hands", "players", "landlord", "duel", "handicap", "to_act", "last",
+                 "passes", "left", "played", "deck", "plays_made", "doublings")
+
+    def __init__(self, view: View, hands: list[list[int]]) -> None:
+        self.hands = hands
+        self.players = view.players
+        self.landlord = view.landlord
+        self.duel = view.variant.bidding == "rob"
+        self.handicap = view.handicap
+        self.to_act = view.seat
+        self.last = view.last
+        self.passes = view.observation["trick"]["passes"]
+        self.left = [sum(h) for h in hands]
+        deck = view.variant.deck_counts
+        self.deck = deck
+        self.played = [deck[r] - view.unseen[r] - view.hand[r] for r in range(NUM_RANKS)]
+        self.plays_made = list(view.plays_made)
+        self.doublings = view.observation["multiplier"]["bombs"] + view.observation["multiplier"]["rockets"]
+
+    def copy(self) -> "Sim":
+        other = Sim.__new__(Sim)
+        other.hands = [h[:] for h in self.hands]
+        for name in ("players", "landlord", "duel", "handicap", "to_act", "last", "passes",
+                     "deck", "doublings"):
+            setattr(other, name, getattr(self, name))
+        other.left = self.left[:]
+        other.played = self.played[:]
+        other.plays_made = self.plays_made[:]
+        return other
+
+    def ctx(self) -> Ctx:
+        seat = self.to_act
+        hand = self.hands[seat]
+        unseen = tuple(self.deck[r] - self.played[r] - hand[r] for r in range(NUM_RANKS))
+        return Ctx(tuple(hand), seat, self.players, self.landlord, self.left, self.last,
+                   unseen, self.handicap, self.duel)
+
+    def won(self, seat: int) -> bool:
+        left = self.left[seat]
+        return left == 0 or (self.duel and seat != self.landlord and left <= self.handicap)
+
+    def apply(self, combo: Combo | None) -> int | None:
+        """Play ``combo`` (None: pass) for the seat to act; the winner's seat if it ends."""
+        seat = self.to_act
+        if combo is None:
+            self.passes += 1
+            if self.passes == self.players - 1:
+                self.to_act = self.last[0]
+                self.last = None
+                self.passes = 0
+            else:
+                self.to_act = (seat + 1) % self.players
+            return None
+        hand = self.hands[seat]
+        for r, n in enumerate(combo.counts):
+            if n:
+                hand[r] -= n
+                self.played[r] += n
+        self.left[seat] -= combo.size
+        self.plays_made[seat] += 1
+        if combo.is_bomb:
+            self.doublings += 1
+        self.last = (seat, combo)
+        self.passes = 0
+        if self.won(seat):
+            return seat
+        self.to_act = (seat + 1) % self.players
+        return None
+
+    def value(self, winner: int, me: int) -> float:
+        """Points for ``me``'s side at the end (base 1; spring counted)."""
+        landlord_won = winner == self.landlord
+        farmers = [s for s in range(self.players) if s != self.landlord]
+        spring = landlord_won and all(self.plays_made[s] == 0 for s in farmers)
+        anti = not landlord_won and self.plays_made[self.landlord] == 1
+        score = float(1 << (self.doublings + (1 if spring or anti else 0)))
+        mine = (me == self.landlord) == landlord_won
+        return score if mine else -score
+
+
+def _rollout(sim: Sim, me: int, limit: int = 400) -> float:
+    for _ in range(limit):
+        combo, _, _ = intermediate_move(sim.ctx())
+        winner = sim.apply(combo)
+        if winner is not None:
+            return sim.value(winner, me)
+    return 0.0
+
+
+def _solve(sim: Sim, me: int, memo: dict, alpha: float = -1.0, beta: float = 1.0) -> float:
+    """Exact win (+1) / loss (-1) for ``me``'s side with perfect play by everyone."""
+    key = (tuple(tuple(h) for h in sim.hands), sim.to_act,
+           None if sim.last is None else (sim.last[0], sim.last[1].key), sim.passes)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    seat = sim.to_act
+    mine = (seat == sim.landlord) == (me == sim.landlord)
+    moves: list[Combo | None] = list(moves_from_counts(sim.hands[seat], sim.last[1] if sim.last else None))
+    if sim.last is not None:
+        moves.append(None)
+    # try the moves that shed most first: good moves early make the pruning work
+    moves.sort(key=lambda m: -(m.size if m is not None else 0))
+    best = -1.0 if mine else 1.0
+    for move in moves:
+        child = sim.copy()
+        winner = child.apply(move)
+        if winner is not None:
+            value = 1.0 if (winner == sim.landlord) == (me == sim.landlord) else -1.0
+        else:
+            value = _solve(child, me, memo, alpha, beta)
+        if mine:
+            if value > best:
+                best = value
+            alpha = max(alpha, best)
+        else:
+            if value < best:
+                best = value
+            beta = min(beta, best)
+        if alpha >= beta:
+            break
+    memo[key] = best
+    return best
+
+
+def _candidates(view: View, ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
+    """The shortlist to search, and the intermediate policy's own choice."""
+    choice, _, _ = intermediate_move(ctx)
+    hand = ctx.hand
+    if ctx.last is None:
+        moves = moves_from_counts(hand)
+        pool: list[Combo | None] = list(_leads_from_split(hand))
+        if len(moves) <= 12:
+            pool = list(moves)
+        else:
+            # a few more: every single and pair, lowest first
+            extra = sorted((m for m in moves if m.size <= 2), key=lambda m: m.main)[:4]
+            pool += extra
+    else:
+        moves = moves_from_counts(hand, ctx.last[1])
+        pool = [None] + list(moves)
+        if len(pool) > 10:
+            pool = [None] + sorted(moves, key=lambda m: (m.is_bomb, m.main))[:9]
+    if choice not in pool:
+        pool.append(choice)
+    seen = set()
+    unique: list[Combo | None] = []
+    for m in pool:
+        k = None if m is None else m.key
+        if k not in seen:
+            seen.add(k)
+            unique.append(m)
+    return unique, choice
+
+
+def search_move(view: View, rng: random.Random, budget: float | None = None) -> Decision:
+    """The super-hard decision for a play-phase observation."""
+    ctx = Ctx.of(view)
+    candidates, choice = _candidates(view, ctx)
+    if len(candidates) == 1:
+        m = candidates[0]
+        return _decision(m, *intermediate_move(ctx)[1:])
+    budget = DEFAULT_BUDGET if budget is None else budget
+    deadline = time.perf_counter() + budget
+    totals = [0.0] * len(candidates)
+    wins = [0] * len(candidates)
+    worlds = 0
+    me = view.seat
+    cards_in_play = sum(view.cards_left)
+    exact = cards_in_play <= EXACT_CARDS
+    while worlds < MIN_WORLDS or time.perf_counter() < deadline:
+        hands = sample_world(view, rng)
+        root = Sim(view, hands)
+        memo: dict = {}
+        for i, move in enumerate(candidates):
+            sim = root.copy()
+            winner = sim.apply(move)
+            if winner is not None:
+                value = sim.value(winner, me)
+            elif exact:
+                value = _solve(sim, me, memo)
+            else:
+                value = _rollout(sim, me)
+            totals[i] += value
+            wins[i] += value > 0
+        worlds += 1
+        if worlds >= 400 or (exact and worlds >= 40):
+            break
+    best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] is choice))
+    move = candidates[best]
+    if move is choice:
+        # the search agrees with the rule policy: keep its (more specific) reason
+        return _decision(move, *intermediate_move(ctx)[1:])
+    rate = round(100 * wins[best] / worlds)
+    return _decision(move, "search", {"rate": rate, "games": worlds})
+
+
+def _decision(move: Combo | None, reason: str, params: dict[str, Any]) -> Decision:
+    return Decision("pass" if move is None else f"play {move.text}", reason, params)

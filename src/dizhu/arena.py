@@ -1,0 +1,208 @@
+"""The arena: two players (or levels) play many deals against each other.
+
+Default protocol, as in the DouZero paper: no bidding; the landlord is dealt
+the first 20 cards of a shuffled deck (17 + the 3 bottom cards), the farmers
+the next ones (duel: 17, the last 9 stay undealt).  Every deal is played
+twice with the sides swapped: A as landlord against B as the farmers, then B
+as landlord against A.  With ``bidding=True`` the bidding is played too, and
+the swap exchanges A's and B's seats.
+
+Reported for A, overall and by A's seat (landlord / farmers):
+
+- **WP**: the share of games A's side won;
+- **ADP**: A's side's average points per game, by our rules with base 1
+  (a side wins or loses 2P in classic: the landlord 2P, or two farmers P
+  each; in duel the score itself).
+
+Confidence intervals (95%) treat each deal (its two games) as one sample.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .cards import hand_from_counts
+from .game import RandomPlayer, Round
+from .variants import get_variant
+
+__all__ = ["run_arena", "play_deal", "ArenaResult", "make_player"]
+
+PLAYERS = ("random", "normal", "intermediate", "super-hard")
+
+
+def make_player(name: str, variant: str, seed: Any, budget: float | None = None):
+    """A player by name: a bot level or ``random`` (uniform over legal actions)."""
+    if name == "random":
+        return RandomPlayer(seed=repr(seed))
+    from .bots import create
+
+    return create(name, variant, seed=repr(seed), budget=budget)
+
+
+def _deck(variant: str, rng: random.Random) -> list:
+    deck = list(hand_from_counts(get_variant(variant).deck_counts))
+    rng.shuffle(deck)
+    return deck
+
+
+def play_deal(job: tuple) -> list[dict[str, Any]]:
+    """Play one deal twice (sides swapped); returns one record per game."""
+    a, b, variant, seed, index, bidding, budget = job
+    v = get_variant(variant)
+    rng = random.Random(f"{seed}|{index}")
+    deck = _deck(variant, rng)
+    deal_seed = f"arena-{seed}-{index}"
+    records = []
+    for a_is_landlord_side in (True, False):
+        if bidding:
+            r = Round.deal(variant, seed=deal_seed)
+            a_seats = {0} if a_is_landlord_side else set(range(1, v.players))
+        else:
+            hands = [deck[:17]] + [deck[20 + 17 * k : 37 + 17 * k] for k in range(v.players - 1)]
+            r = Round.from_deal(variant, hands, deck[17:20], landlord=0,
+                                undealt=deck[20 + 17 * (v.players - 1):])
+            a_seats = {0} if a_is_landlord_side else set(range(1, v.players))
+        players = [
+            make_player(a if s in a_seats else b, variant, (seed, index, s, a_is_landlord_side), budget)
+            for s in range(v.players)
+        ]
+        while r.result is None:
+            seat = r.to_act
+            r.apply(seat, players[seat].decide(r.observation(seat)))
+        res = r.result
+        a_points = sum(res.points[s] for s in a_seats)
+        records.append(
+            {
+                "deal": index,
+                "a_landlord": res.landlord in a_seats,
+                "a_won": a_points > 0,
+                "a_points": a_points,
+                "multiplier": res.multiplier,
+            }
+        )
+    return records
+
+
+@dataclass
+class ArenaResult:
+    a: str
+    b: str
+    variant: str
+    deals: int
+    seed: Any
+    bidding: bool
+    records: list[dict[str, Any]]
+    elapsed: float
+
+    def summary(self) -> dict[str, Any]:
+        def stats(games: list[dict[str, Any]]) -> dict[str, Any]:
+            by_deal: dict[int, list[dict[str, Any]]] = {}
+            for g in games:
+                by_deal.setdefault(g["deal"], []).append(g)
+            wins = [sum(g["a_won"] for g in gs) / len(gs) for gs in by_deal.values()]
+            points = [sum(g["a_points"] for g in gs) / len(gs) for gs in by_deal.values()]
+            return {
+                "games": len(games),
+                "wp": _mean_ci(wins),
+                "adp": _mean_ci(points),
+            }
+
+        return {
+            "a": self.a,
+            "b": self.b,
+            "variant": self.variant,
+            "deals": self.deals,
+            "seed": self.seed,
+            "protocol": "bidding" if self.bidding else "douzero (no bidding, landlord dealt 20)",
+            "elapsed_s": round(self.elapsed, 1),
+            "overall": stats(self.records),
+            "a_as_landlord": stats([g for g in self.records if g["a_landlord"]]),
+            "a_as_farmers": stats([g for g in self.records if not g["a_landlord"]]),
+        }
+
+
+def _mean_ci(values: list[float]) -> dict[str, float]:
+    n = len(values)
+    if n == 0:
+        return {"value": float("nan"), "low": float("nan"), "high": float("nan")}
+    mean = sum(values) / n
+    var = sum((x - mean) ** 2 for x in values) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+    return {"value": mean, "low": mean - half, "high": mean + half}
+
+
+def run_arena(
+    a: str,
+    b: str,
+    variant: str = "classic",
+    deals: int = 2000,
+    seed: Any = 1,
+    bidding: bool = False,
+    workers: int | None = None,
+    budget: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """Play ``deals`` deals (each twice, sides swapped) between players ``a`` and ``b``."""
+    for name in (a, b):
+        if name not in PLAYERS:
+            raise ValueError(f"unknown player {name!r} (expected one of {', '.join(PLAYERS)})")
+    get_variant(variant)
+    jobs = [(a, b, variant, seed, i, bidding, budget) for i in range(deals)]
+    workers = workers or os.cpu_count() or 1
+    start = time.perf_counter()
+    records: list[dict[str, Any]] = []
+    if workers == 1:
+        for done, job in enumerate(jobs, 1):
+            records += play_deal(job)
+            if progress:
+                progress(done, deals)
+    else:
+        ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+        with ctx.Pool(workers) as pool:
+            for done, recs in enumerate(pool.imap_unordered(play_deal, jobs, chunksize=1), 1):
+                records += recs
+                if progress:
+                    progress(done, deals)
+    records.sort(key=lambda g: (g["deal"], not g["a_landlord"]))
+    return ArenaResult(a, b, variant, deals, seed, bidding, records, time.perf_counter() - start)
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    def line(name: str, part: dict[str, Any]) -> str:
+        wp, adp = part["wp"], part["adp"]
+        return (f"  {name:<14} games {part['games']:>6}   WP {wp['value']:.3f} [{wp['low']:.3f}, {wp['high']:.3f}]"
+                f"   ADP {adp['value']:+.3f} [{adp['low']:+.3f}, {adp['high']:+.3f}]")
+
+    return "\n".join([
+        f"{s['a']} (A) vs {s['b']} (B), {s['variant']}, {s['deals']} deals x 2, seed {s['seed']}, "
+        f"{s['protocol']}, {s['elapsed_s']} s",
+        line("overall", s["overall"]),
+        line("A landlord", s["a_as_landlord"]),
+        line("A farmers", s["a_as_farmers"]),
+    ])
+
+
+def progress_bar(done: int, total: int, stream=sys.stderr, start=[None]) -> None:  # noqa: B006
+    if start[0] is None or done == 1:
+        start[0] = time.perf_counter()
+    width = 30
+    filled = int(width * done / total)
+    elapsed = time.perf_counter() - start[0]
+    eta = elapsed / done * (total - done) if done else 0
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals, "
+                 f"{elapsed:.0f}s elapsed, ~{eta:.0f}s left ")
+    if done == total:
+        stream.write("\n")
+    stream.flush()
+
+
+def main_json(result: ArenaResult) -> str:
+    return json.dumps(result.summary(), indent=2)
