@@ -1,0 +1,254 @@
+"""The FastAPI application: routes of docs/API.md, the UI's files, the plumbing.
+
+``create_app(settings)`` builds a fresh application (each test gets its
+own); the storage, the bot pool and the background jobs start with the
+application's lifespan and stop with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import mimetypes
+from pathlib import Path
+from typing import Any, AsyncIterator, Optional
+
+from fastapi import Body, FastAPI, Query, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
+
+from .botpool import BotRunner
+from .errors import install_handlers
+from .middleware import BodyLimit, SecurityHeaders
+from .schemas import Act, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds, Settings as SettingsBody
+from .schemas import Step, View
+from .service import GameService, Reply
+from .settings import Settings
+from .sqlite_store import SQLiteStore
+from .store import AsyncStore
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("dizhu.web")
+
+# Module scripts are refused under `nosniff` unless served as JavaScript;
+# some systems' MIME tables lack these.
+for _type, _ext in (("text/javascript", ".js"), ("text/javascript", ".mjs"), ("text/css", ".css"),
+                    ("image/svg+xml", ".svg"), ("application/manifest+json", ".webmanifest"),
+                    ("font/woff2", ".woff2"), ("application/json", ".json")):
+    mimetypes.add_type(_type, _ext)
+
+_bearer = HTTPBearer(auto_error=False, description="The game's token from `POST /api/games`.")
+
+_ERRORS = {
+    400: "Malformed JSON (`malformed_json`).",
+    401: "No token (`missing_token`).",
+    403: "The token does not open this game (`wrong_token`).",
+    404: "No such game (`unknown_game`).",
+    409: "Stale `version` (`stale`), or another round / new game not allowed now.",
+    413: "Body over 16 KiB (`body_too_large`).",
+    422: "Invalid request (`invalid_request`) or an action the rules refuse (the engine's reason code).",
+    429: "The game is busy with another request (`busy`).",
+}
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": ErrorBody, "description": _ERRORS[code]} for code in codes}
+
+
+_READ_ERRORS = _errors(401, 403, 404, 422)
+_WRITE_ERRORS = _errors(400, 401, 403, 404, 409, 413, 422, 429)
+
+
+def _token(credentials: Optional[HTTPAuthorizationCredentials]) -> str | None:
+    return credentials.credentials if credentials is not None else None
+
+
+def _reply(reply: Reply) -> Response:
+    # Server-Timing tells clients (and the load benchmark) how long the computers thought.
+    timing = f"bots;dur={reply.bot_seconds * 1000:.1f}"
+    return Response(reply.body, status_code=reply.status, media_type="application/json",
+                    headers={"Server-Timing": timing})
+
+
+class _UIFiles:
+    """The UI's static files; a plain 404 while the directory does not exist yet."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        self._files: StaticFiles | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self._files is None:
+            if not self.directory.is_dir():
+                raise HTTPException(status_code=404)
+            self._files = StaticFiles(directory=self.directory, html=True)
+        await self._files(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None, *, bots: BotRunner | None = None) -> FastAPI:
+    """A new application.  ``bots`` replaces the bot pool (tests)."""
+    settings = settings or Settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = AsyncStore(lambda: SQLiteStore(settings.db_path, settings.sync))
+        runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout)
+        await runner.start()
+        service = GameService(settings, store, runner)
+        app.state.service = service
+        jobs = [asyncio.create_task(_resume(service)), asyncio.create_task(_prune_forever(service, settings))]
+        try:
+            yield
+        finally:
+            for job in jobs:
+                job.cancel()
+            await asyncio.gather(*jobs, return_exceptions=True)
+            runner.close()
+            store.close()
+
+    app = FastAPI(
+        title="dizhu",
+        version="1",
+        summary="Play Dou Dizhu (Fight the Landlord) against computer players.",
+        description="The contract is docs/API.md.  The human sits at seat 0.",
+        docs_url=None,  # the interactive pages load scripts from a CDN; the CSP forbids that
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    install_handlers(app)
+    # Added last = outermost: the security headers wrap even the 413 answer.
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(SecurityHeaders)
+
+    def service(request: Request) -> GameService:
+        return request.app.state.service
+
+    @app.get("/api/health", response_model=Health, tags=["server"])
+    async def health() -> dict[str, str]:
+        """The server is up."""
+        return {"status": "ok"}
+
+    @app.post("/api/games", status_code=201, response_model=Created, tags=["games"],
+              responses=_errors(400, 413, 422))
+    async def create_game(request: Request, body: CreateGame) -> Response:
+        """Create a game: deal the first round and let the computers bid if they speak first."""
+        return _reply(await service(request).create(body))
+
+    @app.get("/api/games/{game_id}", response_model=View, tags=["games"], responses=_READ_ERRORS)
+    async def read_view(
+        request: Request,
+        game_id: str,
+        since: int = Query(0, ge=0, description="Return the round's events from this index."),
+        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
+    ) -> Response:
+        """The player's view, with the round's events from `since`."""
+        return _reply(await service(request).view(game_id, _token(credentials), since))
+
+    @app.patch("/api/games/{game_id}", response_model=View, tags=["games"],
+               responses=_errors(400, 401, 403, 404, 413, 422))
+    async def change_settings(
+        request: Request,
+        game_id: str,
+        body: SettingsBody,
+        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
+    ) -> Response:
+        """Change the game's settings (its language)."""
+        return _reply(await service(request).set_language(game_id, _token(credentials), body.language))
+
+    @app.post("/api/games/{game_id}/act", response_model=View, tags=["play"], responses=_WRITE_ERRORS)
+    async def act(
+        request: Request,
+        game_id: str,
+        body: Act,
+        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
+    ) -> Response:
+        """The human acts; then the computers act until the human must act again or the round ends."""
+        return _reply(await service(request).act(game_id, _token(credentials), body))
+
+    @app.post("/api/games/{game_id}/hint", response_model=Hint, tags=["play"],
+              responses=_errors(400, 401, 403, 404, 413, 422))
+    async def hint(
+        request: Request,
+        game_id: str,
+        body: Optional[HintRequest] = Body(None),
+        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
+    ) -> Response:
+        """A recommended action with its reason.  Applies nothing."""
+        return _reply(await service(request).hint(game_id, _token(credentials)))
+
+    @app.post("/api/games/{game_id}/autoplay", response_model=View, tags=["play"], responses=_WRITE_ERRORS)
+    async def autoplay(
+        request: Request,
+        game_id: str,
+        body: Step,
+        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
+    ) -> Response:
+        """The computer makes the human's next action (the hint's choice); then as after `act`."""
+        return _reply(await service(request).autoplay(game_id, _token(credentials), body))
+
+    @app.post("/api/games/{game_id}/another-round", response_model=View, tags=["match"],
+              responses=_WRITE_ERRORS)
+    async def another_round(
+        request: Request,
+        game_id: str,
+        body: Step,
+        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
+    ) -> Response:
+        """Deal the next round, keeping the totals (after a round is over, while the match is not)."""
+        return _reply(await service(request).another_round(game_id, _token(credentials), body))
+
+    @app.post("/api/games/{game_id}/new-game", response_model=View, tags=["match"], responses=_WRITE_ERRORS)
+    async def new_game(
+        request: Request,
+        game_id: str,
+        body: Step,
+        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
+    ) -> Response:
+        """Abandon the round in progress (it scores nothing) and deal again."""
+        return _reply(await service(request).new_game(game_id, _token(credentials), body))
+
+    @app.post("/api/games/{game_id}/new-match", response_model=View, tags=["match"], responses=_WRITE_ERRORS)
+    async def new_match(
+        request: Request,
+        game_id: str,
+        body: Step,
+        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
+    ) -> Response:
+        """Reset the totals to 0 and deal a new round."""
+        return _reply(await service(request).new_match(game_id, _token(credentials), body))
+
+    @app.get("/api/games/{game_id}/rounds", response_model=Rounds, tags=["games"], responses=_READ_ERRORS)
+    async def rounds(
+        request: Request,
+        game_id: str,
+        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
+    ) -> Response:
+        """The finished rounds, with deal codes and event logs for replay."""
+        return _reply(await service(request).rounds(game_id, _token(credentials)))
+
+    # Last: anything else is a file of the UI (or a JSON 404 / 405).
+    app.mount("/", _UIFiles(settings.static_dir), name="ui")
+    return app
+
+
+async def _resume(service: GameService) -> None:
+    try:
+        count = await service.resume_pending()
+        if count:
+            log.info("resumed %d games interrupted mid-turn", count)
+    except Exception:  # noqa: BLE001 - start-up must go on
+        log.exception("resuming interrupted games failed")
+
+
+async def _prune_forever(service: GameService, settings: Settings) -> None:
+    while True:
+        try:
+            await service.prune()
+        except Exception:  # noqa: BLE001 - try again next time
+            log.exception("pruning old games failed")
+        await asyncio.sleep(settings.prune_every)

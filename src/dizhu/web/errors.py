@@ -1,0 +1,109 @@
+"""Refusals as HTTP answers: ``{"error": {"code", "message", "params"}}``.
+
+Every refusal is an :class:`ApiError` with a status, a machine-readable
+code and a plain message; the engine's own refusals keep their reason
+codes.  Nothing here ever formats a stack trace or game state into a reply.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import traceback
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+
+from ..errors import DizhuError
+
+__all__ = ["ApiError", "engine_error", "error_response", "install_handlers", "json_bytes"]
+
+log = logging.getLogger("dizhu.web")
+
+#: Engine reasons that are conflicts with the game's state rather than bad actions.
+_CONFLICTS = {"round_in_progress", "match_over"}
+
+
+def json_bytes(data: Any) -> bytes:
+    """Compact UTF-8 JSON (``default=str`` so no parameter can make it fail)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str).encode()
+
+
+class ApiError(Exception):
+    """A refusal: HTTP ``status``, ``code``, English ``message`` and ``params``."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
+                 **params: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.params = params
+        self.headers = headers or {}
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message, "params": self.params}}
+
+
+def engine_error(exc: DizhuError) -> ApiError:
+    """The engine's refusal as an API error (422, or 409 for state conflicts)."""
+    status = 409 if exc.reason in _CONFLICTS else 422
+    return ApiError(status, exc.reason, str(exc), **exc.params)
+
+
+def error_response(error: ApiError) -> Response:
+    return Response(json_bytes(error.body()), status_code=error.status, media_type="application/json",
+                    headers=error.headers)
+
+
+def _validation_error(exc: RequestValidationError) -> ApiError:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return ApiError(400, "malformed_json", "the request body is not valid JSON")
+    details = []
+    for e in errors:
+        # The location and pydantic's message; never the submitted value.
+        where = ".".join(str(part) for part in e.get("loc", ()) if part != "body") or "body"
+        details.append(f"{where}: {e.get('msg', 'invalid')}")
+    return ApiError(422, "invalid_request", "the request is not valid: " + "; ".join(details[:5]),
+                    detail=details[:20])
+
+
+_HTTP_CODES = {
+    404: ("not_found", "there is nothing at this address"),
+    405: ("method_not_allowed", "this address does not accept this method"),
+    413: ("body_too_large", "the request body is too large"),
+}
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Make every error, expected or not, answer in the error format."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> Response:
+        return error_response(exc)
+
+    @app.exception_handler(DizhuError)
+    async def _dizhu_error(request: Request, exc: DizhuError) -> Response:
+        return error_response(engine_error(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        return error_response(_validation_error(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "the request was refused"))
+        headers = dict(exc.headers or {})
+        return error_response(ApiError(exc.status_code, code, message, headers=headers))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> Response:
+        # The frames say where; the exception's text is left out because it
+        # could quote game state.
+        frames = "".join(traceback.format_tb(exc.__traceback__))
+        log.error("unexpected %s on %s %s\n%s", type(exc).__name__, request.method, request.url.path, frames)
+        return error_response(ApiError(500, "internal_error", "the server failed to handle this request"))

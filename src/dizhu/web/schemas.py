@@ -1,0 +1,201 @@
+"""Request and response bodies of the HTTP API (docs/API.md), as pydantic models.
+
+Requests are strict: unknown fields, wrong types (``"3"`` for ``3``, ``true``
+for ``1``) and out-of-range values are refused.  Response models only
+describe the answers for the OpenAPI schema; the server builds the JSON
+itself.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+__all__ = [
+    "VARIANTS", "LEVELS", "LANGUAGES", "CreateGame", "Act", "Step", "HintRequest", "Settings",
+    "View", "Created", "Hint", "Rounds", "ErrorBody", "Health",
+]
+
+Variant = Literal["classic", "duel"]
+Level = Literal["normal", "intermediate", "super-hard"]
+Language = Literal["en", "ja", "zh-Hans", "zh-Hant"]
+VARIANTS = ("classic", "duel")
+LEVELS = ("normal", "intermediate", "super-hard")
+LANGUAGES = ("en", "ja", "zh-Hans", "zh-Hant")
+
+#: Deal codes as the server makes them (``classic-<hex>``) and as seeded
+#: matches make them (``classic-seed.3``).
+DEAL_CODE_PATTERN = r"^(classic|duel)-[A-Za-z0-9._:-]{1,128}$"
+#: Printable ASCII, no spaces: UUIDs, counters, random strings.
+REQUEST_ID_PATTERN = r"^[!-~]{1,128}$"
+
+CardId = Annotated[StrictInt, Field(ge=0, le=53)]
+VersionNumber = Annotated[StrictInt, Field(ge=0, description="The game's version the client acted on.")]
+EventIndex = Annotated[StrictInt, Field(ge=0, description="Return the round's events from this index.")]
+RequestId = Annotated[StrictStr, Field(
+    pattern=REQUEST_ID_PATTERN, description="Made by the client, unique per write; a repeat is applied once.")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# ---- requests
+
+
+class CreateGame(_Strict):
+    variant: Variant = "classic"
+    level: Level = "normal"
+    language: Language = "en"
+    deal_code: Optional[StrictStr] = Field(
+        default=None, pattern=DEAL_CODE_PATTERN,
+        description="Replay a deal whose code was revealed at the end of a round.")
+
+
+class Step(_Strict):
+    """A write without an action of its own: auto-play, another round, new game, new match."""
+
+    version: VersionNumber
+    request_id: RequestId
+    since: Optional[EventIndex] = None
+
+
+class Act(Step):
+    action: StrictStr = Field(min_length=1, max_length=80,
+                              description='"play 33344455", "pass", "bid 2", "call" or "rob".')
+    cards: Optional[list[CardId]] = Field(
+        default=None, max_length=20,
+        description="Exactly which cards to play (ids 0-53); they must match the action's ranks.")
+
+
+class HintRequest(_Strict):
+    """The hint takes no parameters."""
+
+
+class Settings(_Strict):
+    language: Language
+
+
+# ---- responses
+
+
+class Seat(BaseModel):
+    seat: int
+    kind: Literal["human", "computer"]
+    level: Optional[Level] = None
+
+
+class Multiplier(BaseModel):
+    base: int
+    robs: Optional[int]
+    bombs: int
+    rockets: int
+    total: int
+
+
+class Trick(BaseModel):
+    last: Optional[list[Union[int, str]]]
+    passes: int
+
+
+class RoundResult(BaseModel):
+    winner: Literal["landlord", "farmers"]
+    landlord: int
+    points: list[int]
+    multiplier: int
+    breakdown: list[dict[str, Any]]
+    spring: bool
+    anti_spring: bool
+    hands: list[str]
+
+
+class Observation(BaseModel):
+    """``Round.observation(0)``: what the human may know."""
+
+    variant: Variant
+    seat: int
+    players: int
+    phase: Literal["bidding", "playing", "over"]
+    to_act: Optional[int]
+    hand: str
+    hand_ids: list[int]
+    cards_left: list[int]
+    first: int
+    bids: list[list[Union[int, str]]]
+    landlord: Optional[int]
+    bottom: Optional[str]
+    bottom_ids: Optional[list[int]]
+    history: list[list[Union[int, str]]]
+    played: str
+    trick: Trick
+    plays_made: list[int]
+    multiplier: Multiplier
+    handicap: Optional[int]
+    deal_hash: Optional[str]
+    legal_actions: list[str]
+    result: Optional[RoundResult]
+    deal_code: Optional[str]
+
+
+class View(BaseModel):
+    game_id: str
+    version: int
+    variant: Variant
+    level: Level
+    language: Language
+    human_seat: int
+    seats: list[Seat]
+    round_number: int
+    totals: list[int]
+    target: Optional[int]
+    match_over: bool
+    winners: list[int]
+    observation: Observation
+    events: list[dict[str, Any]] = Field(description="The round's events from index `since`.")
+    event_count: int
+
+
+class Created(BaseModel):
+    game_id: str
+    token: str = Field(description="Secret: send it as `Authorization: Bearer <token>`.")
+    view: View
+
+
+class HintReason(BaseModel):
+    key: str
+    params: dict[str, Any]
+
+
+class Hint(BaseModel):
+    action: str
+    cards: list[int]
+    reason: HintReason
+
+
+class FinishedRound(BaseModel):
+    match: int = Field(description="Which match of this game (1 first; new-match adds one).")
+    number: int
+    deal_code: Optional[str]
+    deal_hash: Optional[str]
+    result: RoundResult
+    totals: list[int]
+    events: list[dict[str, Any]]
+
+
+class Rounds(BaseModel):
+    rounds: list[FinishedRound]
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    params: dict[str, Any]
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+class Health(BaseModel):
+    status: Literal["ok"]

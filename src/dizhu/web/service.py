@@ -1,0 +1,479 @@
+"""The game service: what each API call does to a game.
+
+One human (seat 0) against computer players.  A write goes:
+
+1. check the token; a repeated ``request_id`` gets its first answer back;
+2. take the game's lock (a second write meanwhile is ``busy``), check the
+   client's ``version``;
+3. apply the human's action and **commit**;
+4. let each computer act (thinking in the worker pool), **committing**
+   after each move, until the human must act again or the round is over;
+   the last commit also stores the answer under the ``request_id``.
+
+A crash at any point leaves a committed state; a game left with a computer
+to act is resumed by the next request for it, or at start-up.  Storage
+writes are compare-and-swap on the version, so even two servers sharing one
+database cannot both apply a move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import Any, Awaitable, Callable
+
+from ..cards import Card
+from ..errors import DizhuError, IllegalAction
+from ..game import Action, Match, Round
+from ..game.deal import parse_deal_code
+from .botpool import BotRunner, fallback_action
+from .errors import ApiError, engine_error, json_bytes
+from .schemas import Act, CreateGame, Step
+from .settings import Settings
+from .store import AsyncStore, GameRecord, RequestEntry
+from .views import HUMAN, Snapshot, render, snapshot
+
+__all__ = ["GameService", "Reply", "hash_token", "GAME_ID_PATTERN"]
+
+log = logging.getLogger("dizhu.web")
+
+#: Game ids are ``secrets.token_urlsafe(16)``: 22 URL-safe characters, 128 bits.
+GAME_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")
+SESSIONS_KEPT = 2048
+
+
+def hash_token(token: str) -> str:
+    """What is stored instead of the token.  Tokens carry 256 random bits, so
+    a plain SHA-256 cannot be searched backwards."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Reply:
+    """An answer: JSON bytes, status, and the time the computers spent thinking."""
+
+    body: bytes
+    status: int = 200
+    bot_seconds: float = 0.0
+
+
+@dataclass
+class _InFlight:
+    request_id: str
+    fingerprint: str
+    future: "asyncio.Future[Reply]"
+
+
+@dataclass
+class _Session:
+    """In-memory companions of one game: its lock and caches.
+
+    ``match`` is the live match at ``match_version`` (touched only under the
+    lock); ``snap`` is the public snapshot of the last committed version.
+    """
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    inflight: _InFlight | None = None
+    match: Match | None = None
+    match_version: int = -1
+    snap: Snapshot | None = None
+
+    def forget(self) -> None:
+        self.match, self.match_version, self.snap = None, -1, None
+
+
+def _load_match(state: str) -> Match:
+    return Match.from_json(state)
+
+
+def _bots_to_act(match: Match) -> bool:
+    round_ = match.round
+    return round_.result is None and round_.to_act != HUMAN
+
+
+class GameService:
+    """Creates games and carries out every API call on them."""
+
+    def __init__(self, settings: Settings, store: AsyncStore, bots: BotRunner,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.settings = settings
+        self.store = store
+        self.bots = bots
+        self.clock = clock
+        self._sessions: OrderedDict[str, _Session] = OrderedDict()
+        self._background: set[asyncio.Task] = set()
+
+    # ---- sessions and access
+
+    def _session(self, game_id: str) -> _Session:
+        session = self._sessions.get(game_id)
+        if session is None:
+            session = self._sessions[game_id] = _Session()
+            if len(self._sessions) > SESSIONS_KEPT:
+                self._evict()
+        else:
+            self._sessions.move_to_end(game_id)
+        return session
+
+    def _evict(self) -> None:
+        for game_id in list(self._sessions)[: len(self._sessions) - SESSIONS_KEPT]:
+            if not self._sessions[game_id].lock.locked():
+                del self._sessions[game_id]
+
+    async def _open(self, game_id: str, token: str | None) -> tuple[GameRecord, _Session]:
+        """The game if ``token`` opens it: 401 without a token, 404 unknown, 403 wrong token."""
+        if not token:
+            raise ApiError(401, "missing_token", "send the game's token as 'Authorization: Bearer <token>'",
+                           headers={"WWW-Authenticate": "Bearer"})
+        if not GAME_ID_PATTERN.fullmatch(game_id):
+            raise _unknown_game()
+        record = await self.store.load(game_id)
+        if record is None:
+            raise _unknown_game()
+        if not hmac.compare_digest(hash_token(token), record.token_hash):
+            raise ApiError(403, "wrong_token", "this token does not open this game")
+        return record, self._session(game_id)
+
+    def _match(self, session: _Session, record: GameRecord) -> Match:
+        """The live match at the record's version (under the lock only)."""
+        if session.match is None or session.match_version != record.version:
+            session.match = _load_match(record.state)
+            session.match_version = record.version
+        return session.match
+
+    def _snapshot(self, session: _Session, record: GameRecord) -> Snapshot:
+        """The public snapshot of the committed ``record``."""
+        if session.snap is not None and session.snap.version == record.version:
+            return session.snap
+        if session.lock.locked():
+            # A write is changing the live match: read the committed state instead.
+            return snapshot(_load_match(record.state), record.version)
+        snap = snapshot(self._match(session, record), record.version)
+        session.snap = snap
+        return snap
+
+    # ---- committing and the computers' turns
+
+    async def _commit(
+        self,
+        session: _Session,
+        record: GameRecord,
+        match: Match,
+        *,
+        request: RequestEntry | None = None,
+        answer_since: int | None = None,
+    ) -> tuple[GameRecord, Snapshot, bytes | None]:
+        """Store ``match`` as the next version.  With ``answer_since`` set, the
+        answer (the View from that event) is rendered and stored with it."""
+        rounds, match.finished = match.finished, []  # finished rounds live in their own table
+        new = replace(record, version=record.version + 1, state=match.to_json(),
+                      pending=_bots_to_act(match), updated_at=self.clock())
+        snap = snapshot(match, new.version)
+        body = None
+        if answer_since is not None:
+            body = json_bytes(render(new, snap, answer_since))
+            if request is not None:
+                request = replace(request, response=body.decode())
+        if not await self.store.save(new, record.version, rounds=rounds, request=request):
+            # Another server changed the game first: ours is out of date.
+            session.forget()
+            current = await self.store.load(record.game_id)
+            raise _stale(current.version if current else record.version)
+        session.match_version = new.version
+        session.snap = snap
+        return new, snap, body
+
+    async def _play_computers(
+        self,
+        session: _Session,
+        record: GameRecord,
+        match: Match,
+        *,
+        request: RequestEntry | None = None,
+        answer_since: int | None = None,
+    ) -> tuple[GameRecord, bytes | None, float]:
+        """Let the computers act until the human must act or the round ends.
+
+        Commits after each move; the last commit carries the answer.
+        Returns the last record, the answer and the seconds spent thinking.
+        """
+        thinking = 0.0
+        body = None
+        while _bots_to_act(match):
+            seat = match.round.to_act
+            observation = match.round.observation(seat)
+            seed = f"{record.bot_seed}:{seat}"
+            action, seconds = await self.bots.decide(record.level, record.variant, seed, observation)
+            thinking += seconds
+            try:
+                match.apply(seat, action)
+            except DizhuError:
+                log.error("a computer's action was refused; playing the fallback move")
+                match.apply(seat, fallback_action(record.variant, seed, observation))
+            last = not _bots_to_act(match)
+            record, _, body = await self._commit(
+                session, record, match,
+                request=request if last else None,
+                answer_since=answer_since if last else None,
+            )
+        return record, body, thinking
+
+    async def _settle_pending(self, game_id: str, session: _Session, record: GameRecord) -> GameRecord:
+        """Resume a game left with a computer to act (after a crash or restart)."""
+        if not record.pending or session.lock.locked():
+            return record
+        async with session.lock:
+            fresh = await self.store.load(game_id)
+            if fresh is None:
+                raise _unknown_game()
+            if fresh.pending:
+                log.info("resuming the computers' turn in a game")
+                fresh, _, _ = await self._play_computers(session, fresh, self._match(session, fresh))
+            return fresh
+
+    # ---- reads
+
+    async def create(self, request: CreateGame) -> Reply:
+        """A new game: dealt, with the computers' opening bids already made."""
+        variant = request.variant
+        if request.deal_code is not None:
+            code_variant = parse_deal_code(request.deal_code).name
+            if "variant" in request.model_fields_set and code_variant != variant:
+                raise ApiError(422, "deal_code_variant", f"this deal code is for {code_variant}, not {variant}",
+                               code_variant=code_variant, variant=variant)
+            variant = code_variant
+        match = Match(variant)
+        if request.deal_code is not None:
+            match.round = Round.from_code(request.deal_code)
+        game_id = secrets.token_urlsafe(16)
+        token = secrets.token_urlsafe(32)
+        now = self.clock()
+        record = GameRecord(
+            game_id=game_id, token_hash=hash_token(token), variant=variant, level=request.level,
+            language=request.language, bot_seed=secrets.token_hex(8), version=1, state=match.to_json(),
+            match_no=1, pending=_bots_to_act(match), created_at=now, updated_at=now,
+        )
+        await self.store.create(record)
+        session = self._session(game_id)
+        thinking = 0.0
+        async with session.lock:
+            session.match, session.match_version = match, record.version
+            session.snap = snapshot(match, record.version)
+            record, _, thinking = await self._play_computers(session, record, match)
+            view = render(record, self._snapshot(session, record), 0)
+        body = json_bytes({"game_id": game_id, "token": token, "view": view})
+        return Reply(body, status=201, bot_seconds=thinking)
+
+    async def view(self, game_id: str, token: str | None, since: int) -> Reply:
+        record, session = await self._open(game_id, token)
+        record = await self._settle_pending(game_id, session, record)
+        return Reply(json_bytes(render(record, self._snapshot(session, record), since)))
+
+    async def hint(self, game_id: str, token: str | None) -> Reply:
+        record, session = await self._open(game_id, token)
+        record = await self._settle_pending(game_id, session, record)
+        observation = self._snapshot(session, record).observation
+        _check_humans_turn(observation)
+        suggestion = await self.bots.suggest(observation, self.settings.hint_level)
+        return Reply(json_bytes({"action": suggestion["action"], "cards": list(suggestion["cards"]),
+                                 "reason": suggestion["reason"]}))
+
+    async def rounds(self, game_id: str, token: str | None) -> Reply:
+        await self._open(game_id, token)
+        return Reply(json_bytes({"rounds": await self.store.rounds(game_id)}))
+
+    async def set_language(self, game_id: str, token: str | None, language: str) -> Reply:
+        record, session = await self._open(game_id, token)
+        await self.store.set_language(game_id, language, self.clock())
+        record = replace(record, language=language)
+        return Reply(json_bytes(render(record, self._snapshot(session, record), 0)))
+
+    # ---- writes
+
+    async def act(self, game_id: str, token: str | None, request: Act) -> Reply:
+        def apply(match: Match, record: GameRecord) -> None:
+            match.apply(HUMAN, _human_action(request, record.variant))
+
+        return await self._write(game_id, token, "act", request, apply, since_from_now=True)
+
+    async def autoplay(self, game_id: str, token: str | None, request: Step) -> Reply:
+        async def apply(match: Match, record: GameRecord) -> None:
+            observation = match.round.observation(HUMAN)
+            _check_humans_turn(observation)
+            suggestion = await self.bots.suggest(observation, self.settings.hint_level)
+            action = suggestion["action"]
+            if action not in observation["legal_actions"]:
+                action = fallback_action(record.variant, "autoplay", observation)
+            match.apply(HUMAN, action)
+
+        return await self._write(game_id, token, "autoplay", request, apply, since_from_now=True)
+
+    async def another_round(self, game_id: str, token: str | None, request: Step) -> Reply:
+        return await self._write(game_id, token, "another-round", request,
+                                 lambda match, record: match.another_round())
+
+    async def new_game(self, game_id: str, token: str | None, request: Step) -> Reply:
+        return await self._write(game_id, token, "new-game", request, lambda match, record: match.new_game())
+
+    async def new_match(self, game_id: str, token: str | None, request: Step) -> Reply:
+        def apply(match: Match, record: GameRecord) -> None:
+            match.new_match()
+            record.match_no += 1
+
+        return await self._write(game_id, token, "new-match", request, apply)
+
+    async def _write(
+        self,
+        game_id: str,
+        token: str | None,
+        kind: str,
+        request: Step,
+        change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
+        *,
+        since_from_now: bool = False,
+    ) -> Reply:
+        """Carry out one write (see the module's docstring for the steps)."""
+        record, session = await self._open(game_id, token)
+        request_id = request.request_id
+        fingerprint = hashlib.sha256(f"{kind}\n{request.model_dump_json()}".encode()).hexdigest()
+        if session.lock.locked():
+            inflight = session.inflight
+            if inflight is not None and inflight.request_id == request_id:
+                _check_fingerprint(inflight.fingerprint, fingerprint)
+                return await asyncio.shield(inflight.future)  # a double tap: wait for the first
+            raise ApiError(429, "busy", "the game is still answering another request", headers={"Retry-After": "1"})
+        async with session.lock:
+            future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
+            session.inflight = _InFlight(request_id, fingerprint, future)
+            try:
+                reply = await self._write_locked(game_id, session, kind, request, fingerprint, change,
+                                                 since_from_now)
+            except BaseException as exc:
+                future.set_exception(exc)
+                future.exception()  # marks it retrieved: nobody else may be waiting
+                raise
+            else:
+                future.set_result(reply)
+                return reply
+            finally:
+                session.inflight = None
+
+    async def _write_locked(
+        self,
+        game_id: str,
+        session: _Session,
+        kind: str,
+        request: Step,
+        fingerprint: str,
+        change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
+        since_from_now: bool,
+    ) -> Reply:
+        record = await self.store.load(game_id)  # fresh: another server may have moved it
+        if record is None:
+            raise _unknown_game()
+        seen = await self.store.request(game_id, request.request_id)
+        if seen is not None:
+            _check_fingerprint(seen.fingerprint, fingerprint)
+            if seen.response is not None:
+                return Reply(seen.response.encode())
+            # Applied, but the server stopped before it answered: finish and answer now.
+            match = self._match(session, record)
+            if record.pending:
+                _, body, thinking = await self._play_computers(session, record, match, request=seen,
+                                                               answer_since=seen.since)
+                return Reply(body, bot_seconds=thinking)
+            _, _, body = await self._commit(session, record, match, request=seen, answer_since=seen.since)
+            return Reply(body)
+        if record.pending:
+            record, _, _ = await self._play_computers(session, record, self._match(session, record))
+        if request.version != record.version:
+            raise _stale(record.version)
+        match = self._match(session, record)
+        since = len(match.round.events) if since_from_now else 0
+        if request.since is not None:
+            since = request.since
+        record = replace(record)  # `change` may edit it (new match)
+        try:
+            outcome = change(match, record)
+            if asyncio.iscoroutine(outcome):
+                await outcome
+        except DizhuError as exc:
+            raise engine_error(exc) from None  # refused before anything changed
+        except ApiError:
+            raise
+        except BaseException:
+            session.forget()  # the live match may be half-changed: reload it next time
+            raise
+        entry = RequestEntry(request.request_id, fingerprint, since, None, self.clock())
+        if not _bots_to_act(match):
+            _, _, body = await self._commit(session, record, match, request=entry, answer_since=since)
+            return Reply(body)
+        # The human's move is stored before the computers think.
+        record, _, _ = await self._commit(session, record, match, request=entry)
+        _, body, thinking = await self._play_computers(session, record, match, request=entry, answer_since=since)
+        return Reply(body, bot_seconds=thinking)
+
+    # ---- background work
+
+    async def resume_pending(self) -> int:
+        """At start-up: let the computers finish their turns in games a crash interrupted."""
+        game_ids = await self.store.pending_games()
+        for game_id in game_ids:
+            record = await self.store.load(game_id)
+            if record is not None:
+                try:
+                    await self._settle_pending(game_id, self._session(game_id), record)
+                except Exception:  # noqa: BLE001 - one broken game must not stop the others
+                    log.exception("could not resume a game")
+        return len(game_ids)
+
+    async def prune(self) -> int:
+        """Delete games untouched for longer than the retention."""
+        removed = await self.store.prune(self.clock() - self.settings.retention_seconds)
+        if removed:
+            log.info("pruned %d old games", removed)
+        return removed
+
+
+def _human_action(request: Act, variant: str) -> Action:
+    """The human's action, with exactly the chosen cards when ``cards`` is given."""
+    action = Action.parse(request.action, variant)
+    if request.cards is None:
+        return action
+    if action.kind != "play":
+        raise ApiError(422, "cards_mismatch", f"cards are only sent with a play, not with {action.text!r}",
+                       action=action.text)
+    chosen = Action.play([Card.from_id(i) for i in request.cards], variant)
+    if chosen.text != action.text:
+        raise ApiError(422, "cards_mismatch", f"the chosen cards make {chosen.text[5:]}, not {action.text[5:]}",
+                       action=action.text, cards=chosen.text[5:])
+    return chosen
+
+
+def _check_humans_turn(observation: dict[str, Any]) -> None:
+    if observation["phase"] == "over":
+        raise engine_error(IllegalAction("round_over"))
+    if observation["to_act"] != HUMAN:
+        raise engine_error(IllegalAction("not_your_turn", seat=HUMAN, to_act=observation["to_act"]))
+
+
+def _check_fingerprint(seen: str, now: str) -> None:
+    if not hmac.compare_digest(seen, now):
+        raise ApiError(422, "request_id_reused",
+                       "this request_id was already used for a different request; make a new one")
+
+
+def _unknown_game() -> ApiError:
+    return ApiError(404, "unknown_game", "there is no such game (it may have been deleted after a long pause)")
+
+
+def _stale(current: int) -> ApiError:
+    return ApiError(409, "stale", "the game has moved on since this view; reload it", version=current)
+

@@ -1,0 +1,81 @@
+"""The game server's settings, with their defaults.
+
+Everything ``dizhu serve`` can be told lives in :class:`Settings`; the
+command line fills it, tests build their own.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Settings", "default_data_dir", "DATA_DIR_ENV", "STATIC_DIR"]
+
+#: The environment variable that chooses the data directory.
+DATA_DIR_ENV = "DIZHU_DATA_DIR"
+
+#: The browser UI's files, served at ``/``.
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+DAY = 86400.0
+
+
+def default_data_dir() -> Path:
+    """``$DIZHU_DATA_DIR``, else ``$XDG_DATA_HOME/dizhu``, else ``~/.local/share/dizhu``."""
+    explicit = os.environ.get(DATA_DIR_ENV)
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
+    return base / "dizhu"
+
+
+def default_workers() -> int:
+    """One bot process per CPU: the bots are the only CPU-heavy work."""
+    return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one server runs.
+
+    ``workers`` is the number of processes that run the computer players;
+    0 runs them on threads of the server process (for tests and
+    debugging only: a slow bot then competes with the server for the GIL).
+    ``bot_budget`` is the thinking time per decision in seconds handed to
+    the bots (None: each level's own default).  Games untouched for
+    ``retention_days`` are deleted.
+    """
+
+    data_dir: Path = field(default_factory=default_data_dir)
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = field(default_factory=default_workers)
+    bot_budget: float | None = None
+    retention_days: float = 30.0
+    #: The level whose choice the hint and auto-play show.
+    hint_level: str = "intermediate"
+    #: Largest request body accepted, in bytes.
+    max_body: int = 16 * 1024
+    static_dir: Path = STATIC_DIR
+    log_level: str = "info"
+    #: SQLite ``synchronous``: "full" makes each commit survive a power cut,
+    #: "normal" only a crash of the server process.
+    sync: str = "full"
+    #: How often the pruning of old games runs, in seconds.
+    prune_every: float = 3600.0
+
+    @property
+    def db_path(self) -> Path:
+        return Path(self.data_dir) / "dizhu.sqlite"
+
+    @property
+    def retention_seconds(self) -> float:
+        return self.retention_days * DAY
+
+    @property
+    def bot_timeout(self) -> float:
+        """How long the server waits for one bot decision before it plays a
+        simple fallback move instead (a safety net: bots keep their budget)."""
+        return max(5.0, 4.0 * (self.bot_budget or 1.0))

@@ -1,0 +1,215 @@
+"""The embedded store: one SQLite file in write-ahead-log mode.
+
+Each method is one transaction, committed before it returns, so an answer
+the server gives never describes a state that a crash could lose.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Sequence
+
+from .store import GameRecord, RequestEntry
+
+__all__ = ["SQLiteStore", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+
+#: Write requests remembered per game for duplicate detection.  A retry
+#: concerns one of the last few requests; older ids may be forgotten.
+REQUESTS_KEPT = 16
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id          TEXT PRIMARY KEY,
+    token_hash  TEXT NOT NULL,
+    variant     TEXT NOT NULL,
+    level       TEXT NOT NULL,
+    language    TEXT NOT NULL,
+    bot_seed    TEXT NOT NULL,
+    version     INTEGER NOT NULL,
+    state       TEXT NOT NULL,
+    match_no    INTEGER NOT NULL,
+    pending     INTEGER NOT NULL,
+    created_at  REAL NOT NULL,
+    updated_at  REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_updated ON games (updated_at);
+CREATE INDEX IF NOT EXISTS games_pending ON games (pending) WHERE pending = 1;
+CREATE TABLE IF NOT EXISTS rounds (
+    game_id   TEXT NOT NULL,
+    seq       INTEGER NOT NULL,
+    match_no  INTEGER NOT NULL,
+    payload   TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS requests (
+    game_id      TEXT NOT NULL,
+    request_id   TEXT NOT NULL,
+    fingerprint  TEXT NOT NULL,
+    since        INTEGER NOT NULL,
+    response     TEXT,
+    created_at   REAL NOT NULL,
+    PRIMARY KEY (game_id, request_id)
+);
+"""
+
+_GAME_COLUMNS = ("id, token_hash, variant, level, language, bot_seed, version, state, "
+                 "match_no, pending, created_at, updated_at")
+
+
+class SQLiteStore:
+    """A :class:`~dizhu.web.store.GameStore` in one SQLite file.
+
+    Use it from one thread (see :class:`~dizhu.web.store.AsyncStore`).
+    ``sync`` is SQLite's ``synchronous`` setting: ``"full"`` or ``"normal"``.
+    """
+
+    def __init__(self, path: "str | Path", sync: str = "full") -> None:
+        if sync not in ("full", "normal"):
+            raise ValueError(f"sync must be 'full' or 'normal', not {sync!r}")
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: transactions are opened explicitly below.
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={sync.upper()}")
+        # Other processes (a second server, a maintenance tool) may hold the lock briefly.
+        self._db.execute("PRAGMA busy_timeout=5000")
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(f"{path} was written by a newer dizhu (schema {version})")
+        with self._transaction():
+            # executescript would commit on its own; run the statements inside our transaction.
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _transaction(self) -> "_Transaction":
+        return _Transaction(self._db)
+
+    # ---- games
+
+    def create(self, record: GameRecord) -> None:
+        with self._transaction():
+            self._db.execute(
+                f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                _game_row(record),
+            )
+
+    def load(self, game_id: str) -> GameRecord | None:
+        row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else _record(row)
+
+    def save(
+        self,
+        record: GameRecord,
+        expected_version: int,
+        *,
+        rounds: Sequence[dict[str, Any]] = (),
+        request: RequestEntry | None = None,
+    ) -> bool:
+        db = self._db
+        with self._transaction():
+            cursor = db.execute(
+                # The language is left alone: it has its own method, and a game's
+                # settings must not be rolled back by a move made meanwhile.
+                "UPDATE games SET version = ?, state = ?, match_no = ?, pending = ?, updated_at = ? "
+                "WHERE id = ? AND version = ?",
+                (record.version, record.state, record.match_no, int(record.pending), record.updated_at,
+                 record.game_id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                return False
+            if rounds:
+                last = db.execute("SELECT COALESCE(MAX(seq), 0) FROM rounds WHERE game_id = ?",
+                                  (record.game_id,)).fetchone()[0]
+                db.executemany(
+                    "INSERT INTO rounds (game_id, seq, match_no, payload) VALUES (?,?,?,?)",
+                    [(record.game_id, last + i + 1, record.match_no, json.dumps(r, separators=(",", ":")))
+                     for i, r in enumerate(rounds)],
+                )
+            if request is not None:
+                self._put_request(record.game_id, request)
+        return True
+
+    def _put_request(self, game_id: str, entry: RequestEntry) -> None:
+        db = self._db
+        cursor = db.execute(
+            "UPDATE requests SET response = ? WHERE game_id = ? AND request_id = ?",
+            (entry.response, game_id, entry.request_id),
+        )
+        if cursor.rowcount:
+            return
+        db.execute(
+            "INSERT INTO requests (game_id, request_id, fingerprint, since, response, created_at) "
+            "VALUES (?,?,?,?,?,?)",
+            (game_id, entry.request_id, entry.fingerprint, entry.since, entry.response, entry.created_at),
+        )
+        # Forget all but the most recent requests of this game.
+        db.execute(
+            "DELETE FROM requests WHERE game_id = ? AND request_id NOT IN ("
+            " SELECT request_id FROM requests WHERE game_id = ? ORDER BY created_at DESC LIMIT ?)",
+            (game_id, game_id, REQUESTS_KEPT),
+        )
+
+    def set_language(self, game_id: str, language: str, now: float) -> None:
+        with self._transaction():
+            self._db.execute("UPDATE games SET language = ?, updated_at = ? WHERE id = ?",
+                             (language, now, game_id))
+
+    def request(self, game_id: str, request_id: str) -> RequestEntry | None:
+        row = self._db.execute(
+            "SELECT request_id, fingerprint, since, response, created_at FROM requests "
+            "WHERE game_id = ? AND request_id = ?",
+            (game_id, request_id),
+        ).fetchone()
+        return None if row is None else RequestEntry(*row)
+
+    def rounds(self, game_id: str) -> list[dict[str, Any]]:
+        rows = self._db.execute(
+            "SELECT match_no, payload FROM rounds WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        return [{**json.loads(payload), "match": match_no} for match_no, payload in rows]
+
+    def pending_games(self) -> list[str]:
+        return [row[0] for row in self._db.execute("SELECT id FROM games WHERE pending = 1")]
+
+    def prune(self, before: float) -> int:
+        db = self._db
+        with self._transaction():
+            old = "SELECT id FROM games WHERE updated_at < ?"
+            db.execute(f"DELETE FROM rounds WHERE game_id IN ({old})", (before,))
+            db.execute(f"DELETE FROM requests WHERE game_id IN ({old})", (before,))
+            return db.execute("DELETE FROM games WHERE updated_at < ?", (before,)).rowcount
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any error."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
+        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _game_row(r: GameRecord) -> tuple:
+    return (r.game_id, r.token_hash, r.variant, r.level, r.language, r.bot_seed, r.version, r.state,
+            r.match_no, int(r.pending), r.created_at, r.updated_at)
+
+
+def _record(row: tuple) -> GameRecord:
+    (game_id, token_hash, variant, level, language, bot_seed, version, state, match_no, pending,
+     created_at, updated_at) = row
+    return GameRecord(game_id, token_hash, variant, level, language, bot_seed, version, state,
+                      match_no, bool(pending), created_at, updated_at)

@@ -1,0 +1,49 @@
+"""What runs inside a bot worker process.
+
+Module-level functions only, so the process pool can find them by name.
+Each receives one seat's observation and nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+from ..bots import create, hint
+
+__all__ = ["init_worker", "warm", "decide", "suggest"]
+
+
+def init_worker(parent_pid: int) -> None:
+    """Set up a worker: leave Ctrl-C to the server, and exit with it.
+
+    A server killed with SIGKILL cannot stop its pool; the watchdog makes
+    the workers notice that their parent is gone and exit too.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent_pid:
+                os._exit(0)
+            time.sleep(0.5)
+
+    threading.Thread(target=watch, name="dizhu-parent-watch", daemon=True).start()
+
+
+def warm() -> int:
+    """A no-op that makes the pool start (and import the bots) before the first game."""
+    return os.getpid()
+
+
+def decide(level: str, variant: str, seed: str, budget: float | None, observation: dict[str, Any]) -> str:
+    """The computer player's action text for this observation."""
+    return create(level, variant, seed=seed, budget=budget).decide(observation)
+
+
+def suggest(observation: dict[str, Any], level: str, budget: float | None) -> dict[str, Any]:
+    """The hint for the human's observation: action, cards to select and reason."""
+    return hint(observation, level=level, budget=budget)
