@@ -138,6 +138,16 @@ def _finishing(ctx: Ctx, moves: list[Combo]) -> Combo | None:
     return best
 
 
+def _can_run_out(ctx: Ctx, after: tuple[int, ...], spent: Combo) -> bool:
+    """Whether, holding ``after`` with the lead, every play but the last is unbeatable."""
+    plays = _leads_from_split(after)
+    if len(plays) <= 1:
+        return True
+    unseen = ctx.unseen
+    controls = sum(1 for p in plays if not _beatable(p, unseen))
+    return len(plays) - controls <= 1
+
+
 def _plays_after(hand: tuple[int, ...], combo: Combo) -> int:
     return split_counts(_sub(hand, combo)).plays
 
@@ -275,15 +285,16 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
             # stop them with the strongest ordinary reply that does not cost too much
             delta, _, m = max(scored, key=lambda t: (t[2].main if t[0] <= 2 else -1, -t[0]))
             return m, who, {"n": owner_need}
-        if bombs:
-            return min(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)), who, {"n": owner_need}
-        return None, "no_beat", {"play": prev.text}
-    if bombs:
-        # a bomb that takes the lead and leaves a hand we can finish
         for b in sorted(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)):
-            after = _sub(hand, b)
-            if split_counts(after).plays <= 1:
-                return b, "bomb_to_win", {}
+            # a bomb doubles the stake for both sides: only worth it if the lead it
+            # wins can be kept to the end (otherwise it doubles what we pay)
+            if _can_run_out(ctx, _sub(hand, b), b):
+                return b, who, {"n": owner_need}
+        return None, "no_beat", {"play": prev.text}
+    for b in sorted(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)):
+        after = _sub(hand, b)
+        if split_counts(after).plays <= 1 or _can_run_out(ctx, after, b):
+            return b, "bomb_to_win", {}
     if scored:
         delta, _, m = scored[0]
         high = m.main >= TWO and m.kind in (Kind.SINGLE, Kind.PAIR)

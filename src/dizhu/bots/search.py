@@ -11,19 +11,19 @@ For a decision, the bot
 3. plays each candidate out in each world, every seat following the
    intermediate policy with only its own seat's knowledge, or, when few
    cards remain, solves the world exactly (minimax over every legal move);
-4. picks the candidate with the best average result for its side, within a
-   time budget.
+4. picks the candidate with the best average result for its side.
 
 The same worlds serve every candidate, so candidates are compared on equal
-luck.  All randomness comes from the decision's seed: the choice is a
-deterministic function of the observation and the seed (given the budget's
-number of worlds).
+luck.  The thinking budget is counted in simulated decisions, not in clock
+time (a budget of one second is ``STEPS_PER_SECOND`` simulated decisions, what
+this code does in a second on one core of a small machine): so the choice is a
+deterministic function of the observation, the seed and the budget, and never
+depends on how busy the machine is.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from ..cards import NUM_RANKS
@@ -36,8 +36,14 @@ __all__ = ["search_move", "DEFAULT_BUDGET", "sample_world", "Sim"]
 
 #: Seconds of thinking per decision by default.
 DEFAULT_BUDGET = 0.25
+#: Simulated decisions per second of budget (measured with benchmarks/bots.py).
+STEPS_PER_SECOND = 40_000
 #: Worlds at least, even when the budget runs out (keeps decisions stable).
-MIN_WORLDS = 6
+MIN_WORLDS = 4
+#: Worlds at most.
+MAX_WORLDS = 200
+#: What sampling a world costs, in simulated decisions (fresh hands must be split).
+WORLD_COST = 25
 #: Solve a world exactly when this few cards remain in all hands together.
 EXACT_CARDS = 9
 
@@ -149,13 +155,14 @@ class Sim:
         return score if mine else -score
 
 
-def _rollout(sim: Sim, me: int, limit: int = 400) -> float:
-    for _ in range(limit):
+def _rollout(sim: Sim, me: int, limit: int = 400) -> tuple[float, int]:
+    """Play to the end with the intermediate policy: (value for me, decisions made)."""
+    for step in range(1, limit + 1):
         combo, _, _ = intermediate_move(sim.ctx())
         winner = sim.apply(combo)
         if winner is not None:
-            return sim.value(winner, me)
-    return 0.0
+            return sim.value(winner, me), step
+    return 0.0, limit
 
 
 def _solve(sim: Sim, me: int, memo: dict, alpha: float = -1.0, beta: float = 1.0) -> float:
@@ -232,16 +239,18 @@ def search_move(view: View, rng: random.Random, budget: float | None = None) -> 
         m = candidates[0]
         return _decision(m, *intermediate_move(ctx)[1:])
     budget = DEFAULT_BUDGET if budget is None else budget
-    deadline = time.perf_counter() + budget
+    steps_budget = budget * STEPS_PER_SECOND
+    steps = 0
     totals = [0.0] * len(candidates)
     wins = [0] * len(candidates)
     worlds = 0
     me = view.seat
     cards_in_play = sum(view.cards_left)
     exact = cards_in_play <= EXACT_CARDS
-    while worlds < MIN_WORLDS or time.perf_counter() < deadline:
+    while worlds < MIN_WORLDS or steps < steps_budget:
         hands = sample_world(view, rng)
         root = Sim(view, hands)
+        steps += WORLD_COST
         memo: dict = {}
         for i, move in enumerate(candidates):
             sim = root.copy()
@@ -250,12 +259,14 @@ def search_move(view: View, rng: random.Random, budget: float | None = None) -> 
                 value = sim.value(winner, me)
             elif exact:
                 value = _solve(sim, me, memo)
+                steps += 1 + len(memo) // 4
             else:
-                value = _rollout(sim, me)
+                value, used = _rollout(sim, me)
+                steps += used
             totals[i] += value
             wins[i] += value > 0
         worlds += 1
-        if worlds >= 400 or (exact and worlds >= 40):
+        if worlds >= MAX_WORLDS or (exact and worlds >= 40):
             break
     best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] is choice))
     move = candidates[best]

@@ -145,14 +145,17 @@ class Round:
         undealt: "str | Sequence[Card] | None" = None,
         *,
         landlord: int | None = None,
+        bid: int = 1,
+        robs: int = 0,
         redeal_seed: str | None = None,
     ) -> "Round":
         """A round from an explicit deal (seat order = turn order).
 
         Hands and bottom may be notation text; suits are then assigned so
         that no card is dealt twice.  Duel's undealt cards default to the
-        rest of the deck.  With ``landlord`` set, bidding is skipped (bid 1,
-        no robs) and that seat takes the bottom at once.  A classic
+        rest of the deck.  With ``landlord`` set, bidding is skipped (classic:
+        ``bid``, 1 by default; duel: ``robs``, 0 by default, which also set the
+        handicap) and that seat takes the bottom at once.  A classic
         all-pass re-deal draws from ``redeal_seed`` (random by default).
         """
         v = get_variant(variant)
@@ -162,6 +165,8 @@ class Round:
             raise ValueError(f"first must be a seat from 0 to {v.players - 1}")
         if landlord is not None and (not isinstance(landlord, int) or not 0 <= landlord < v.players):
             raise ValueError(f"landlord must be a seat from 0 to {v.players - 1}")
+        if bid not in (1, 2, 3) or not (isinstance(robs, int) and 0 <= robs <= v.max_robs):
+            raise ValueError("bid must be 1, 2 or 3 and robs from 0 to the variant's most robs")
         pool = {r: [] for r in range(15)}
         for card in parse_cards(format_counts(v.deck_counts), v.name):
             pool[card.rank].append(card)
@@ -202,11 +207,16 @@ class Round:
             "undealt": [c.id for c in dealt_undealt],
             "first": first,
             "landlord": landlord,
+            "bid": bid,
+            "robs": robs,
             "redeal_code": self._redeal_code,
         }
         self._start_deal(Deal(dealt_hands, dealt_bottom, dealt_undealt, first))
         if landlord is not None:
-            self._bid_base = 1
+            if v.bidding == "points":
+                self._bid_base = bid
+            else:
+                self.robs = robs
             self._choose_landlord(landlord)
         return self
 
@@ -634,6 +644,8 @@ class Round:
                 source["first"],
                 [ids(i) for i in source["undealt"]],
                 landlord=source.get("landlord"),
+                bid=source.get("bid", 1),
+                robs=source.get("robs", 0),
                 redeal_seed=source["redeal_code"].partition("-")[2],
             )
         for seat, text_action, card_ids in data["actions"]:
