@@ -84,6 +84,66 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.set_defaults(func=_serve)
 
 
+def _play(args: argparse.Namespace) -> int:
+    from .terminal import play
+
+    return play(args.variant, args.level, args.seed)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    import json
+
+    from .arena import format_summary, progress_bar, run_arena
+
+    result = run_arena(args.a, args.b, args.variant, deals=args.deals, seed=args.seed,
+                       bidding=args.bidding, workers=args.workers, budget=args.budget,
+                       progress=None if args.quiet else progress_bar)
+    summary = result.summary()
+    print(format_summary(summary))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+        print(f"results written to {args.json}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from .bench import run
+
+    run(args.seconds)
+    return 0
+
+
+def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    from .arena import PLAYERS
+
+    play = commands.add_parser("play", help="play a match in the terminal against computer players")
+    play.add_argument("--variant", default="classic", choices=["classic", "duel"])
+    play.add_argument("--level", default="intermediate", choices=["normal", "intermediate", "super-hard"])
+    play.add_argument("--seed", default=None, help="deal seed, to replay the same deals")
+    play.set_defaults(func=_play)
+
+    arena = commands.add_parser(
+        "arena", help="pit two computer levels against each other",
+        description="Play DEALS deals twice each, sides swapped (DouZero protocol: no bidding, the "
+        "landlord is dealt the first 20 cards), and report A's win share (WP) and average points "
+        "difference per game (ADP) with 95%% confidence intervals, overall and by seat.")
+    arena.add_argument("--a", required=True, choices=PLAYERS, help="player A")
+    arena.add_argument("--b", required=True, choices=PLAYERS, help="player B")
+    arena.add_argument("--variant", default="classic", choices=["classic", "duel"])
+    arena.add_argument("--deals", type=int, default=2000)
+    arena.add_argument("--seed", default="1", help="seed of the deals (default: 1)")
+    arena.add_argument("--bidding", action="store_true", help="play the bidding too")
+    arena.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+    arena.add_argument("--budget", type=float, default=None, help="super-hard thinking budget, seconds")
+    arena.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON")
+    arena.add_argument("--quiet", action="store_true", help="no progress bar")
+    arena.set_defaults(func=_arena)
+
+    bench = commands.add_parser("bench", help="quick speed check of the rules engine and game engine")
+    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    bench.set_defaults(func=_bench)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dizhu", description="Dou Dizhu (Fight the Landlord).")
     commands = parser.add_subparsers(dest="command")
@@ -91,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--variant", default="classic", choices=["classic", "duel"])
     deal.set_defaults(func=_deal)
     _add_serve(commands)
+    _add_tools(commands)
     return parser
 
 

@@ -1,0 +1,98 @@
+"""Play in a terminal: ``dizhu play``.
+
+You are seat 0 against computer players.  Type actions in their text form
+(``play 33344455``, ``pass``, ``bid 2``, ``call``, ``rob``), ``hint`` for a
+recommendation, ``quit`` to stop.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import IO
+
+from .bots import create, hint
+from .bots.reasons import HINT_REASONS
+from .errors import DizhuError
+from .game import Match
+
+SEAT_NAMES = {0: "you", 1: "right", 2: "left"}
+
+
+def _name(seat: int, players: int) -> str:
+    if players == 2:
+        return "you" if seat == 0 else "opponent"
+    return SEAT_NAMES[seat]
+
+
+def _describe(event: dict, players: int) -> str | None:
+    kind = event["type"]
+    who = _name(event.get("seat", 0), players)
+    if kind == "bid":
+        return f"{who}: {event['action']}"
+    if kind == "redeal":
+        return "everybody passed: dealing again"
+    if kind == "landlord":
+        extra = f"bid {event['bid']}" if "bid" in event else f"{event['robs']} robs"
+        return f"{who} {'are' if who == 'you' else 'is'} the landlord ({extra}); bottom {event['bottom']}"
+    if kind == "play":
+        return f"{who}: {event['play']}"
+    if kind == "pass":
+        return f"{who}: pass"
+    if kind == "settle":
+        return f"{event['winner']} win; points {event['points']}; hands {event['hands']}"
+    return None
+
+
+def play(variant: str = "classic", level: str = "intermediate", seed: str | None = None,
+         stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+    """Run an interactive match in the terminal."""
+    match = Match(variant, seed=seed)
+    players = match.variant.players
+    bots = {s: create(level, variant, seed=f"{seed}-{s}") for s in range(1, players)}
+    seen = 0
+
+    def out(text: str) -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+
+    out(f"dizhu {variant} against {level} computers. Type 'hint' for advice, 'quit' to stop.")
+    while True:
+        r = match.round
+        for event in r.events[seen:]:
+            line = _describe(event, players)
+            if line:
+                out("  " + line)
+        seen = len(r.events)
+        if r.result is not None:
+            out(f"totals: {match.totals}")
+            if match.over:
+                out(f"match over: winners {[_name(s, players) for s in match.winners]}")
+                return 0
+            out("press Enter for another round, or type quit")
+            if stdin.readline().strip().lower() in ("quit", "q"):
+                return 0
+            match.another_round()
+            seen = 0
+            continue
+        seat = r.to_act
+        if seat != 0:
+            match.apply(seat, bots[seat].decide(r.observation(seat)))
+            continue
+        obs = r.observation(0)
+        out(f"your hand: {obs['hand']}   cards left: {obs['cards_left']}")
+        out(f"you may: {', '.join(obs['legal_actions'][:12])}{' ...' if len(obs['legal_actions']) > 12 else ''}")
+        stdout.write("> ")
+        stdout.flush()
+        line = stdin.readline()
+        if not line or line.strip().lower() in ("quit", "q"):
+            return 0
+        text = line.strip()
+        if text.lower() == "hint":
+            h = hint(obs)
+            reason = HINT_REASONS[h["reason"]["key"]].format(**h["reason"]["params"])
+            out(f"hint: {h['action']} ({reason})")
+            continue
+        try:
+            match.apply(0, text)
+        except DizhuError as error:
+            out(f"not allowed: {error}")
