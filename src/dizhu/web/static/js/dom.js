@@ -1,0 +1,54 @@
+// Tiny DOM helpers shared by every view module. No framework: the UI is small
+// enough that building elements directly keeps it fast and dependency-free.
+
+/**
+ * Build an element. `attrs` keys: `class`, `text`, `dataset` (object), `on`
+ * (event map), `aria` (object of aria-* values), anything else becomes an
+ * attribute (never `style`: the page's Content-Security-Policy forbids inline
+ * style attributes, so styling goes through classes or el.style from JS).
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'text') el.textContent = value;
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key === 'on') for (const [type, fn] of Object.entries(value)) el.addEventListener(type, fn);
+    else if (key === 'aria') for (const [name, v] of Object.entries(value)) el.setAttribute(`aria-${name}`, String(v));
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+/** Append children (nodes, strings, nested arrays; null/false skipped). */
+export function append(parent, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.append(child instanceof Node ? child : String(child));
+  }
+  return parent;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An inline <svg> showing one of the symbols defined in index.html. */
+export function svgUse(symbolId, className) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('class', className);
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const use = document.createElementNS(SVG_NS, 'use');
+  use.setAttribute('href', `#${symbolId}`);
+  svg.append(use);
+  return svg;
+}
+
+/** Replace all children of `parent`. */
+export function replace(parent, ...children) {
+  parent.replaceChildren();
+  return append(parent, children);
+}
+
+export const $ = (id) => document.getElementById(id);

@@ -1,0 +1,378 @@
+// The game controller: owns the server view, the round's events and how many
+// of them the table shows, and turns player input into API calls.
+//
+// The server answers each action with every event that followed it (the
+// computers play before it answers). Rather than jumping to the end, the
+// controller reveals those events one at a time, with a short "thinking"
+// pause before each computer decision, so the player can follow the trick.
+
+import { ApiError, requestId } from './api.js';
+import { foldEvents, applyEvent, isDecision, lastDealIndex } from './tablestate.js';
+import { renderTable } from './table.js';
+import { renderCounter } from './counter.js';
+import { renderStatus, promptParts } from './status.js';
+import { reasonParts, hintParts, notationChips, setVariant } from './format.js';
+import { SORT_MODES } from './cards.js';
+import { setting, setSetting } from './storage.js';
+import { t } from './i18n.js';
+import { $ } from './dom.js';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class Game {
+  /**
+   * ui: {hand: HandView, controls: Controls, onOver(game), onLost(error),
+   * onChange(game)} — onOver shows the settlement, onLost handles a game the
+   * server no longer knows.
+   */
+  constructor(ui) {
+    this.ui = ui;
+    this.api = null;
+    this.view = null;
+    this.events = [];
+    this.shown = 0; // events shown on the table so far
+    this.ds = null; // display state after `shown` events
+    this.busy = false; // a request is in flight
+    this.animating = false;
+    this.thinking = null; // seat shown as thinking
+    this.message = null; // transient status message
+    this.suggested = null; // hinted bid/pass action
+    this.auto = false;
+    this.autoTimer = null;
+    this.sortMode = setting('sort');
+    this.handKey = '';
+  }
+
+  get variant() {
+    return this.view ? this.view.variant : 'classic';
+  }
+
+  get obs() {
+    return this.view.observation;
+  }
+
+  /** Show a game (new or resumed). With `animate`, play its events in. */
+  async begin(api, view, { animate = false } = {}) {
+    this.stopAuto();
+    this.api = api;
+    this.view = view;
+    setVariant(view.variant);
+    this.events = [...view.events];
+    this.message = null;
+    this.suggested = null;
+    this.handKey = '';
+    const start = animate ? lastDealIndex(this.events) : this.events.length;
+    this.shown = start;
+    this.ds = foldEvents(view.variant, this.events, start);
+    this.ui.hand.clear();
+    this.render();
+    await this.pump();
+  }
+
+  // ---- what is shown
+
+  /** The player's cards as of `shown`: the final hand, minus what is still to come. */
+  handIds() {
+    let ids = [...this.obs.hand_ids];
+    for (const ev of this.events.slice(this.shown)) {
+      if (ev.type === 'play' && ev.seat === 0) ids.push(...ev.cards);
+      if (ev.type === 'landlord' && ev.seat === 0) ids = ids.filter((id) => !ev.bottom_ids.includes(id));
+    }
+    return ids;
+  }
+
+  /** True when the table has caught up and the server waits for us. */
+  myTurn() {
+    return !this.busy && !this.animating && this.shown === this.events.length && this.obs.legal_actions.length > 0;
+  }
+
+  legal() {
+    return this.myTurn() ? this.obs.legal_actions : [];
+  }
+
+  render() {
+    if (!this.view || !this.ds) return;
+    const ds = this.ds;
+    const hand = this.handIds();
+    renderTable({ view: this.view, ds, thinking: this.thinking, handCount: hand.length });
+    const key = `${this.sortMode}|${[...hand].sort((a, b) => a - b).join(',')}`;
+    const handEnabled = ds.phase !== 'over';
+    if (key !== this.handKey || this.ui.hand.enabled !== handEnabled) {
+      this.handKey = key;
+      this.ui.hand.render(hand, this.sortMode, handEnabled);
+    }
+    this.ui.controls.update({
+      phase: ds.phase,
+      legal: this.legal(),
+      called: ds.called,
+      selection: this.ui.hand.selection().length,
+      auto: this.auto,
+      interval: setting('autoInterval'),
+      busy: this.busy || this.animating,
+      suggested: this.suggested,
+      matchOver: this.view.match_over,
+    });
+    const counter = $('counter');
+    const showCounter = this.variant === 'duel' || setting('classicCounter');
+    counter.hidden = !showCounter;
+    $('counter-btn').hidden = this.variant === 'duel';
+    $('counter-btn').setAttribute('aria-pressed', showCounter ? 'true' : 'false');
+    if (showCounter) renderCounter(counter, this.variant, hand, ds.playedIds);
+    renderStatus(this.message, promptParts(ds, this.myTurn(), this.thinking));
+    // Hooks for tests and styling: phase, whose turn, and a progress stamp
+    // that changes whenever another event is shown.
+    document.body.dataset.phase = ds.phase;
+    document.body.dataset.progress = `${this.view.round_number}:${this.shown}`;
+    document.body.dataset.turn = this.myTurn() ? 'me' : 'other';
+    this.ui.onChange(this);
+  }
+
+  /** Reveal pending events one by one; then settle or let auto-play continue. */
+  async pump({ settle = true } = {}) {
+    if (this.animating) return;
+    this.animating = true;
+    try {
+      // A thrown-in deal (everyone passed) is skipped: its hands are gone.
+      const deal = lastDealIndex(this.events);
+      if (deal > this.shown) {
+        this.shown = deal;
+        this.ds = foldEvents(this.variant, this.events, deal);
+        this.message = { kind: 'info', parts: [t('status.redeal')] };
+      }
+      while (this.shown < this.events.length) {
+        const ev = this.events[this.shown];
+        const speed = Number(setting('speed'));
+        if (isDecision(ev) && ev.seat !== 0 && speed > 0) {
+          this.thinking = ev.seat;
+          this.render();
+          await sleep(speed);
+        }
+        this.thinking = null;
+        applyEvent(this.ds, ev);
+        this.shown += 1;
+        this.render();
+      }
+    } finally {
+      this.animating = false;
+      this.thinking = null;
+    }
+    this.render();
+    if (this.ds.phase === 'over') {
+      this.stopAuto();
+      if (settle) {
+        await sleep(Math.min(1200, 300 + Number(setting('speed'))));
+        this.ui.onOver(this);
+      }
+    } else {
+      this.scheduleAuto();
+    }
+  }
+
+  /** Take a server view: append its events (or start over on a new round). */
+  async ingest(view, since) {
+    const newRound = view.round_number !== this.view.round_number;
+    const consistent = since === undefined || view.event_count === since + view.events.length;
+    this.view = view;
+    if (newRound || !consistent || since === 0) {
+      if (since !== 0 && since !== undefined) {
+        const full = await this.api.view(0);
+        this.view = full;
+        view = full;
+      }
+      this.events = [...view.events];
+      this.shown = newRound ? lastDealIndex(this.events) : Math.min(this.shown, this.events.length);
+      this.handKey = '';
+      this.ds = foldEvents(this.variant, this.events, this.shown);
+    } else {
+      this.events.push(...view.events);
+    }
+    await this.pump();
+  }
+
+  /** Send a mutating request; the thinking seat is the one after us. */
+  async send(call, { sinceZero = false } = {}) {
+    if (this.busy) return false;
+    this.busy = true;
+    const since = sinceZero ? 0 : this.events.length;
+    this.thinking = this.ds.phase === 'over' ? null : 1 % this.ds.players;
+    this.render();
+    let view;
+    try {
+      view = await call({ version: this.view.version, since, requestId: requestId() });
+    } catch (err) {
+      this.busy = false;
+      this.thinking = null;
+      await this.handleError(err);
+      return false;
+    }
+    this.busy = false;
+    this.thinking = null;
+    await this.ingest(view, since);
+    return true;
+  }
+
+  async handleError(err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code === 'stale') {
+      // Another tab (or a lost answer) moved the game on: show the truth.
+      await this.refresh();
+      this.message = { kind: 'info', parts: [t('error.stale')] };
+    } else if (['unknown_game', 'wrong_token', 'missing_token'].includes(err.code)) {
+      this.stopAuto();
+      this.ui.onLost(err);
+      return;
+    } else {
+      this.message = { kind: 'error', parts: reasonParts(err.code, err.params) };
+    }
+    this.render();
+  }
+
+  /** Re-read the whole view (after a stale version or a resume). */
+  async refresh() {
+    const view = await this.api.view(0);
+    this.view = view;
+    this.events = [...view.events];
+    this.shown = this.events.length;
+    this.ds = foldEvents(this.variant, this.events);
+    this.handKey = '';
+    this.render();
+  }
+
+  // ---- player actions
+
+  clearTransient() {
+    this.message = null;
+    this.suggested = null;
+    this.ui.hand.highlight.clear();
+  }
+
+  async play() {
+    if (!this.myTurn() || this.ds.phase !== 'playing') return;
+    const cards = this.ui.hand.selection();
+    if (!cards.length) {
+      this.message = { kind: 'error', parts: reasonParts('empty') };
+      this.render();
+      return;
+    }
+    this.clearTransient();
+    const ranks = cards.map((id) => (id < 52 ? '3456789TJQKA2'[id >> 2] : id === 52 ? 'B' : 'R'));
+    const ok = await this.send((o) => this.api.act(`play ${ranks.join('')}`, cards, o));
+    // Accepted: the cards left the hand. Refused: they stay selected.
+    if (ok) this.ui.hand.clear();
+  }
+
+  async pass() {
+    if (!this.myTurn() || !this.obs.legal_actions.includes('pass') || this.ds.phase !== 'playing') return;
+    this.clearTransient();
+    const ok = await this.send((o) => this.api.act('pass', null, o));
+    if (ok) this.ui.hand.clear();
+  }
+
+  async bid(action) {
+    if (!this.myTurn() || this.ds.phase !== 'bidding' || !this.obs.legal_actions.includes(action)) return;
+    this.clearTransient();
+    await this.send((o) => this.api.act(action, null, o));
+  }
+
+  async hint() {
+    if (!this.myTurn() || this.busy) return;
+    this.busy = true;
+    this.render();
+    let hint;
+    try {
+      hint = await this.api.hint();
+    } catch (err) {
+      this.busy = false;
+      await this.handleError(err);
+      return;
+    } finally {
+      this.busy = false;
+    }
+    const reason = hint.reason ? hintParts(hint.reason.key, hint.reason.params || {}) : [];
+    this.suggested = null;
+    if (hint.action.startsWith('play ')) {
+      this.ui.hand.setSelection(hint.cards || [], { highlight: true });
+      this.message = { kind: 'hint', parts: [notationChips(hint.action.slice(5)), ' — ', ...reason] };
+    } else {
+      this.ui.hand.setSelection([]);
+      this.suggested = hint.action;
+      const label = hint.action === 'pass' && this.ds.phase === 'playing' ? t('act.pass') : null;
+      this.message = { kind: 'hint', parts: [label ?? t('status.suggested_bid'), ' — ', ...reason] };
+    }
+    this.render();
+  }
+
+  cycleSort() {
+    const i = SORT_MODES.indexOf(this.sortMode);
+    this.sortMode = SORT_MODES[(i + 1) % SORT_MODES.length];
+    setSetting('sort', this.sortMode);
+    this.render();
+  }
+
+  selectionChanged() {
+    // A new selection makes an old error or hint message moot.
+    if (this.message && this.message.kind !== 'info' && !this.ui.hand.highlight.size) this.message = null;
+    this.render();
+  }
+
+  // ---- auto-play: the server plays our turn at the chosen interval
+
+  toggleAuto() {
+    if (this.auto) this.stopAuto();
+    else {
+      this.auto = true;
+      this.scheduleAuto();
+    }
+    this.render();
+  }
+
+  stopAuto() {
+    this.auto = false;
+    clearTimeout(this.autoTimer);
+    this.autoTimer = null;
+  }
+
+  scheduleAuto() {
+    clearTimeout(this.autoTimer);
+    this.autoTimer = null;
+    if (!this.auto || !this.view || this.ds.phase === 'over') return;
+    if (!this.myTurn()) return; // pump() calls again once the table catches up
+    this.autoTimer = setTimeout(async () => {
+      this.autoTimer = null;
+      if (!this.auto || !this.myTurn()) return;
+      this.clearTransient();
+      const ok = await this.send((o) => this.api.autoplay(o));
+      if (ok) this.ui.hand.clear();
+      else this.scheduleAuto();
+    }, Number(setting('autoInterval')));
+  }
+
+  setInterval(ms) {
+    setSetting('autoInterval', ms);
+    this.scheduleAuto();
+  }
+
+  // ---- between rounds
+
+  async anotherRound() {
+    return this.send((o) => this.api.anotherRound(o), { sinceZero: true });
+  }
+
+  async newGame() {
+    return this.send((o) => this.api.newGame(o), { sinceZero: true });
+  }
+
+  async newMatch() {
+    return this.send((o) => this.api.newMatch(o), { sinceZero: true });
+  }
+
+  /** The settle event of the round on the table, once it is over. */
+  settleEvent() {
+    for (let i = this.events.length - 1; i >= 0; i -= 1) if (this.events[i].type === 'settle') return this.events[i];
+    return null;
+  }
+
+  roundInProgress() {
+    return !!this.view && this.obs.phase !== 'over';
+  }
+}

@@ -1,0 +1,212 @@
+// The player's hand: layout, selection by tap/click or by dragging across
+// cards, and keyboard selection. It only knows card ids; what a selection
+// means is the controller's business (onChange is called on every change).
+
+import { h } from './dom.js';
+import { cardFace } from './cardview.js';
+import { sortCards } from './cards.js';
+import { cardName } from './format.js';
+import { t } from './i18n.js';
+
+// Card proportions and how much of each card must stay visible to stay easy
+// to read and to hit with a finger.
+const RATIO = 1.4;
+const MIN_STEP = 24; // px of each card left uncovered, at the very least
+const MAX_STEP_RATIO = 0.6; // never spread cards wider than this much of a card
+const ROW_SHOW = 0.58; // two rows: this much of the upper row shows above the lower
+
+export class HandView {
+  constructor(el, { onChange = () => {} } = {}) {
+    this.el = el;
+    this.onChange = onChange;
+    this.ids = [];
+    this.selected = new Set();
+    this.cursor = 0;
+    this.enabled = false;
+    this.drag = null;
+    this.highlight = new Set(); // cards of a hint, shown until the selection changes
+    el.addEventListener('pointerdown', (e) => this.pointerDown(e));
+    el.addEventListener('pointermove', (e) => this.pointerMove(e));
+    el.addEventListener('pointerup', () => this.pointerUp());
+    el.addEventListener('pointercancel', () => this.pointerUp());
+    el.addEventListener('keydown', (e) => this.keyDown(e));
+    el.addEventListener('focus', () => this.el.classList.add('has-focus'));
+    el.addEventListener('blur', () => this.el.classList.remove('has-focus'));
+    // Text selection and the long-press menu would fight the drag gesture.
+    el.addEventListener('contextmenu', (e) => e.preventDefault());
+  }
+
+  /** Show `ids` in `sortMode` order; keeps the selection of cards still held. */
+  render(ids, sortMode, enabled) {
+    this.ids = sortCards(ids, sortMode);
+    this.enabled = enabled;
+    for (const id of [...this.selected]) if (!this.ids.includes(id)) this.selected.delete(id);
+    this.cursor = Math.min(this.cursor, Math.max(0, this.ids.length - 1));
+    this.el.replaceChildren(...this.ids.map((id, i) => {
+      const face = cardFace(id, 'hcard');
+      face.removeAttribute('role');
+      face.setAttribute('role', 'option');
+      face.id = `hand-card-${id}`;
+      face.dataset.index = String(i);
+      return face;
+    }));
+    this.el.setAttribute('aria-label', t('hand.label', { n: this.ids.length }));
+    this.el.classList.toggle('disabled', !enabled);
+    this.refresh();
+    this.layout();
+  }
+
+  /** Update classes/ARIA for selection, cursor and hint highlight. */
+  refresh() {
+    for (const card of this.el.children) {
+      const id = Number(card.dataset.id);
+      const on = this.selected.has(id);
+      card.classList.toggle('selected', on);
+      card.classList.toggle('hinted', this.highlight.has(id));
+      card.classList.toggle('cursor', Number(card.dataset.index) === this.cursor);
+      card.setAttribute('aria-selected', on ? 'true' : 'false');
+      card.setAttribute('aria-label', cardName(id));
+    }
+    const active = this.el.children[this.cursor];
+    if (active) this.el.setAttribute('aria-activedescendant', active.id);
+    else this.el.removeAttribute('aria-activedescendant');
+  }
+
+  /**
+   * Size and place the cards for the space available: one row when each card
+   * can keep at least MIN_STEP px visible, otherwise two rows (narrow phones
+   * holding up to 20 cards), and smaller cards only as a last resort.
+   */
+  layout() {
+    const cards = [...this.el.children];
+    const n = cards.length;
+    const width = this.el.clientWidth || window.innerWidth;
+    const vw = window.innerWidth;
+    const vh = window.innerHeight;
+    let cw = Math.max(42, Math.min(vw / 5.5, vh / 7, 100));
+    let rows = 1;
+    const stepFor = (perRow, w) => (perRow > 1 ? (width - w) / (perRow - 1) : w);
+    if (n > 1 && stepFor(n, cw) < MIN_STEP) {
+      rows = 2;
+      while (cw > 36 && stepFor(Math.ceil(n / 2), cw) < MIN_STEP) cw -= 2;
+    }
+    const ch = cw * RATIO;
+    const perRow = rows === 1 ? n : Math.ceil(n / 2);
+    const step = Math.min(stepFor(perRow, cw), cw * MAX_STEP_RATIO);
+    const lift = Math.round(ch * 0.2);
+    this.el.style.setProperty('--cw', `${cw}px`);
+    this.el.style.setProperty('--lift', `${lift}px`);
+    this.el.style.height = `${Math.ceil(lift + ch + (rows - 1) * ch * ROW_SHOW)}px`;
+    cards.forEach((card, i) => {
+      const row = rows === 1 ? 0 : Number(i >= perRow);
+      const col = row ? i - perRow : i;
+      const inRow = row ? n - perRow : perRow;
+      const rowWidth = (inRow - 1) * step + cw;
+      card.style.left = `${Math.round((width - rowWidth) / 2 + col * step)}px`;
+      card.style.top = `${Math.round(lift + row * ch * ROW_SHOW)}px`;
+      card.style.zIndex = String(i + 1);
+    });
+    this.rows = rows;
+  }
+
+  // ---- selection
+
+  selection() {
+    return this.ids.filter((id) => this.selected.has(id));
+  }
+
+  setSelection(ids, { highlight = false } = {}) {
+    this.selected = new Set(ids.filter((id) => this.ids.includes(id)));
+    this.highlight = highlight ? new Set(this.selected) : new Set();
+    this.refresh();
+    this.onChange(this.selection());
+  }
+
+  clear() {
+    this.setSelection([]);
+  }
+
+  toggle(id, on = !this.selected.has(id)) {
+    if (on) this.selected.add(id);
+    else this.selected.delete(id);
+    this.highlight.clear();
+    this.refresh();
+    this.onChange(this.selection());
+  }
+
+  // ---- pointer: tap toggles; dragging paints the first card's new state
+
+  cardAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const card = el && el.closest('.hcard');
+    return card && this.el.contains(card) ? card : null;
+  }
+
+  pointerDown(e) {
+    if (!this.enabled || (e.pointerType === 'mouse' && e.button !== 0)) return;
+    const card = e.target.closest('.hcard');
+    if (!card) return;
+    e.preventDefault();
+    const id = Number(card.dataset.id);
+    const select = !this.selected.has(id);
+    this.drag = { select, seen: new Set([id]), pointer: e.pointerId };
+    this.cursor = Number(card.dataset.index);
+    try {
+      this.el.setPointerCapture(e.pointerId);
+    } catch {
+      /* synthetic events have no capturable pointer */
+    }
+    this.toggle(id, select);
+  }
+
+  pointerMove(e) {
+    if (!this.drag || e.pointerId !== this.drag.pointer) return;
+    const card = this.cardAt(e.clientX, e.clientY);
+    if (!card) return;
+    const id = Number(card.dataset.id);
+    if (this.drag.seen.has(id)) return;
+    this.drag.seen.add(id);
+    this.cursor = Number(card.dataset.index);
+    this.toggle(id, this.drag.select);
+  }
+
+  pointerUp() {
+    this.drag = null;
+  }
+
+  // ---- keyboard (focus on the hand): arrows move, Space/X/Up/Down select
+
+  moveCursor(delta) {
+    if (!this.ids.length) return;
+    this.cursor = Math.max(0, Math.min(this.ids.length - 1, this.cursor + delta));
+    this.refresh();
+  }
+
+  toggleCursor(on) {
+    const id = this.ids[this.cursor];
+    if (id !== undefined && this.enabled) this.toggle(id, on);
+  }
+
+  keyDown(e) {
+    const handled = this.handleKey(e.key, true);
+    if (handled) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }
+
+  /** Keys for moving and selecting; `focused` is true when the hand has focus. */
+  handleKey(key, focused = false) {
+    switch (key) {
+      case 'ArrowLeft': this.moveCursor(-1); return true;
+      case 'ArrowRight': this.moveCursor(1); return true;
+      case 'Home': if (!focused) return false; this.cursor = 0; this.refresh(); return true;
+      case 'End': if (!focused) return false; this.cursor = this.ids.length - 1; this.refresh(); return true;
+      case 'ArrowUp': this.toggleCursor(true); return true;
+      case 'ArrowDown': this.toggleCursor(false); return true;
+      case 'x': case 'X': this.toggleCursor(); return true;
+      case ' ': if (!focused) return false; this.toggleCursor(); return true;
+      default: return false;
+    }
+  }
+}

@@ -1,0 +1,101 @@
+// Translations: one JSON dictionary per language in ../i18n/, flat keys
+// ("ctl.play", "reason.too_weak") with {param} placeholders. Static markup
+// names its text with data-i18n / data-i18n-aria / data-i18n-title and is
+// refreshed on every language change; dynamic views call t() when they render.
+
+export const LANGUAGES = [
+  { code: 'en', name: 'English' },
+  { code: 'ja', name: '日本語' },
+  { code: 'zh-Hans', name: '简体中文' },
+  { code: 'zh-Hant', name: '繁體中文' },
+];
+const CODES = LANGUAGES.map((l) => l.code);
+
+let current = 'en';
+let dict = {};
+let english = {};
+const cache = new Map();
+const listeners = new Set();
+
+/** The best supported language for a list of browser language tags. */
+export function detectLanguage(tags = navigator.languages || [navigator.language]) {
+  for (const raw of tags) {
+    const tag = String(raw || '').toLowerCase();
+    if (tag.startsWith('ja')) return 'ja';
+    if (tag.startsWith('zh')) {
+      // Traditional script: explicit Hant, or the regions that write it.
+      if (/hant|-tw|-hk|-mo/.test(tag)) return 'zh-Hant';
+      return 'zh-Hans';
+    }
+    if (tag.startsWith('en')) return 'en';
+  }
+  return 'en';
+}
+
+export function isLanguage(code) {
+  return CODES.includes(code);
+}
+
+async function load(code) {
+  if (!cache.has(code)) {
+    const response = await fetch(`i18n/${code}.json`, { cache: 'no-cache' });
+    if (!response.ok) throw new Error(`cannot load language ${code}`);
+    cache.set(code, await response.json());
+  }
+  return cache.get(code);
+}
+
+/** Switch language: load its dictionary, relabel the page, tell listeners. */
+export async function setLanguage(code) {
+  if (!isLanguage(code)) code = 'en';
+  english = await load('en'); // the fallback for any missing key
+  dict = await load(code);
+  current = code;
+  document.documentElement.lang = code;
+  applyStatic(document);
+  document.title = t('app.title');
+  for (const fn of listeners) fn(code);
+}
+
+export function language() {
+  return current;
+}
+
+export function onLanguageChange(fn) {
+  listeners.add(fn);
+}
+
+export function has(key) {
+  return key in dict || key in english;
+}
+
+/** The text for `key` with {param} placeholders filled. */
+export function t(key, params = {}) {
+  const template = dict[key] ?? english[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (match, name) => (name in params ? String(params[name]) : match));
+}
+
+/**
+ * Like t(), but returns a list of strings and nodes: `render(name, value)` may
+ * turn a parameter into an element (card chips in messages, for instance).
+ */
+export function tParts(key, params = {}, render = (name, value) => String(value)) {
+  const template = dict[key] ?? english[key] ?? key;
+  const parts = [];
+  let last = 0;
+  for (const match of template.matchAll(/\{(\w+)\}/g)) {
+    parts.push(template.slice(last, match.index));
+    const name = match[1];
+    parts.push(name in params ? render(name, params[name]) : match[0]);
+    last = match.index + match[0].length;
+  }
+  parts.push(template.slice(last));
+  return parts.filter((p) => p !== '');
+}
+
+/** Relabel every element under `root` that names its text with data-i18n*. */
+export function applyStatic(root) {
+  for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-aria]')) el.setAttribute('aria-label', t(el.dataset.i18nAria));
+  for (const el of root.querySelectorAll('[data-i18n-title]')) el.setAttribute('title', t(el.dataset.i18nTitle));
+}

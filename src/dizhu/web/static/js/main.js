@@ -1,0 +1,375 @@
+// Entry point: loads the language, wires the screens, dialogs and keyboard,
+// and resumes a saved game (a reload, a rotation or a reopened tab lands back
+// on the same table).
+
+import { $, h, replace } from './dom.js';
+import { GameApi, ApiError } from './api.js';
+import { LANGUAGES, detectLanguage, setLanguage, language, onLanguageChange, t } from './i18n.js';
+import { savedGame, saveGame, forgetGame, setting, setSetting } from './storage.js';
+import { HandView } from './hand.js';
+import { Controls } from './controls.js';
+import { Game } from './game.js';
+import { Replay } from './replay.js';
+import { renderSettlement } from './settlement.js';
+import { renderRules } from './rules.js';
+import { levelName, reasonParts } from './format.js';
+import { cardFace } from './cardview.js';
+
+let game;
+let hand;
+let controls;
+let replay;
+
+// ---- screens, dialogs, toasts
+
+function showScreen(name) {
+  $('start-screen').hidden = name !== 'start';
+  $('table-screen').hidden = name !== 'table';
+  document.body.dataset.screen = name;
+  if (name === 'start') refreshStart();
+  if (name === 'table') requestAnimationFrame(() => hand.layout());
+}
+
+let toastTimer;
+function toast(text) {
+  const el = $('toast');
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+}
+
+/** Ask a yes/no question in a modal; resolves true for yes. */
+function confirmAction(text, yesLabel) {
+  const dialog = $('confirm-dialog');
+  $('confirm-text').textContent = text;
+  $('confirm-yes').textContent = yesLabel || t('common.ok');
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      $('confirm-yes').onclick = null;
+      $('confirm-no').onclick = null;
+      dialog.onclose = null;
+      if (dialog.open) dialog.close();
+      resolve(answer);
+    };
+    $('confirm-yes').onclick = () => done(true);
+    $('confirm-no').onclick = () => done(false);
+    dialog.onclose = () => done(false);
+    dialog.showModal();
+    $('confirm-no').focus();
+  });
+}
+
+function anyDialogOpen() {
+  return [...document.querySelectorAll('dialog')].some((d) => d.open) || replay.open;
+}
+
+// ---- the start screen
+
+function fillLanguageSelects() {
+  for (const select of document.querySelectorAll('.language-select')) {
+    replace(select, LANGUAGES.map(({ code, name }) => h('option', { value: code, text: name, lang: code })));
+    select.value = language();
+  }
+}
+
+function refreshStart() {
+  const saved = savedGame();
+  const button = $('continue-btn');
+  button.hidden = !saved;
+  if (saved) {
+    const info = [t(`variant.${saved.variant}`), levelName(saved.level)];
+    if (game.view && game.view.game_id === saved.gameId) {
+      info.push(t('table.round', { n: game.view.round_number }));
+    }
+    $('continue-info').textContent = info.join(' · ');
+  }
+  const form = $('start-form');
+  form.elements.variant.value = setting('variant');
+  form.elements.level.value = setting('level');
+  $('start-language').value = language();
+}
+
+async function startNewGame({ variant, level, dealCode = null }) {
+  const saved = savedGame();
+  if (saved && !dealCode) {
+    // Leaving a game behind: ask when a round is actually in progress.
+    const inProgress = !game.view || game.view.game_id !== saved.gameId || game.roundInProgress();
+    if (inProgress && !(await confirmAction(t('confirm.abandon'), t('confirm.abandon_yes')))) return;
+  }
+  $('start-error').textContent = '';
+  try {
+    const { api, view } = await GameApi.create({ variant, level, language: language(), dealCode });
+    saveGame({ gameId: api.gameId, token: api.token, variant, level });
+    closeDialogs();
+    showScreen('table');
+    await game.begin(api, view, { animate: true });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const text = reasonParts(err.code, err.params).map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
+    $('start-error').textContent = text;
+    showScreen('start');
+    toast(text);
+  }
+}
+
+/** Resume the saved game; false when there is none the server still knows. */
+async function resume() {
+  const saved = savedGame();
+  if (!saved) return false;
+  const api = new GameApi(saved.gameId, saved.token);
+  try {
+    const view = await api.view(0);
+    showScreen('table');
+    await game.begin(api, view);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && ['unknown_game', 'wrong_token', 'missing_token'].includes(err.code)) {
+      forgetGame();
+      $('start-error').textContent = t('error.unknown_game');
+      return false;
+    }
+    if (err instanceof ApiError) {
+      $('start-error').textContent = t('error.network');
+      return false;
+    }
+    throw err;
+  }
+}
+
+function gameLost() {
+  forgetGame();
+  closeDialogs();
+  showScreen('start');
+  $('start-error').textContent = t('error.unknown_game');
+}
+
+// ---- settlement and replay
+
+function closeDialogs() {
+  for (const d of document.querySelectorAll('dialog')) if (d.open) d.close();
+  if (replay && replay.open) replay.close();
+}
+
+function showSettlement() {
+  const result = game.settleEvent();
+  if (!result || game.roundInProgress()) return;
+  const dialog = $('settle-dialog');
+  renderSettlement($('settle-body'), {
+    view: game.view,
+    result,
+    handlers: {
+      replay: () => {
+        dialog.close();
+        replay.show(game.variant, game.events);
+      },
+      close: () => dialog.close(),
+      anotherRound: async () => {
+        dialog.close();
+        await game.anotherRound();
+      },
+      newMatch: async () => {
+        dialog.close();
+        await game.newMatch();
+      },
+      replayDeal: async (level) => {
+        dialog.close();
+        await startNewGame({ variant: game.variant, level, dealCode: result.deal_code });
+      },
+    },
+  });
+  if (!dialog.open) dialog.showModal();
+  const primary = dialog.querySelector('.btn.primary') || dialog.querySelector('.btn');
+  if (primary) primary.focus();
+}
+
+// ---- menu
+
+function wireMenu() {
+  const menu = $('menu-dialog');
+  $('menu-btn').addEventListener('click', () => {
+    $('menu-language').value = language();
+    $('menu-speed').value = String(setting('speed'));
+    $('menu-counter').checked = !!setting('classicCounter');
+    $('menu-counter-row').hidden = game.variant === 'duel';
+    $('menu-results').hidden = !game.view || game.roundInProgress();
+    menu.showModal();
+  });
+  $('menu-new-game').addEventListener('click', async () => {
+    menu.close();
+    if (game.roundInProgress() && !(await confirmAction(t('confirm.new_game'), t('confirm.new_game_yes')))) return;
+    if (game.view && game.view.match_over) await game.newMatch();
+    else await game.newGame();
+  });
+  $('menu-new-match').addEventListener('click', async () => {
+    menu.close();
+    if (!(await confirmAction(t('confirm.new_match'), t('confirm.new_match_yes')))) return;
+    await game.newMatch();
+  });
+  $('menu-results').addEventListener('click', () => {
+    menu.close();
+    showSettlement();
+  });
+  $('menu-home').addEventListener('click', () => {
+    menu.close();
+    game.stopAuto();
+    showScreen('start');
+  });
+  $('menu-rules').addEventListener('click', () => {
+    menu.close();
+    openRules();
+  });
+  $('menu-speed').addEventListener('change', (e) => setSetting('speed', Number(e.target.value)));
+  $('menu-counter').addEventListener('change', (e) => {
+    setSetting('classicCounter', e.target.checked);
+    game.render();
+  });
+  $('counter-btn').addEventListener('click', () => {
+    setSetting('classicCounter', !setting('classicCounter'));
+    game.render();
+    hand.layout();
+  });
+  $('rules-btn').addEventListener('click', openRules);
+  $('start-rules-btn').addEventListener('click', openRules);
+}
+
+function openRules() {
+  renderRules($('rules-body'));
+  $('rules-dialog').showModal();
+  $('rules-body').scrollTop = 0;
+}
+
+async function changeLanguage(code) {
+  setSetting('language', code);
+  await setLanguage(code);
+  if (game.api) game.api.setLanguage(code).catch(() => { /* the table works without it */ });
+}
+
+// ---- keyboard: shortcuts on the table when no dialog is open
+
+function onKey(e) {
+  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
+  const target = e.target;
+  if (['SELECT', 'INPUT', 'TEXTAREA'].includes(target.tagName)) return;
+  // Enter or Space on a focused button presses that button, as usual.
+  if (target.tagName === 'BUTTON' && (e.key === 'Enter' || e.key === ' ')) return;
+  const phase = game.ds ? game.ds.phase : null;
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const act = (fn) => { e.preventDefault(); fn(); };
+  if (phase === 'over') {
+    if (key === 'Enter') act(showSettlement);
+    return;
+  }
+  if (hand.handleKey(e.key, target === hand.el)) {
+    e.preventDefault();
+    return;
+  }
+  if (phase === 'bidding') {
+    const bids = { 1: 'bid 1', 2: 'bid 2', 3: 'bid 3', 0: 'pass', n: 'pass', p: 'pass', c: 'call', r: 'rob' };
+    if (key in bids) return act(() => game.bid(bids[key]));
+  }
+  switch (key) {
+    case 'Enter': return act(() => game.play());
+    case ' ': case 'p': return act(() => game.pass());
+    case 'h': return act(() => game.hint());
+    case 's': return act(() => game.cycleSort());
+    case 'a': return act(() => game.toggleAuto());
+    case 'Escape': return act(() => hand.clear());
+    case '?': return act(openRules);
+    default:
+  }
+}
+
+// ---- boot
+
+function drawLogo() {
+  // A little fan of cards: both jokers and the four 2s.
+  replace($('logo'), [52, 48, 49, 50, 51, 53].map((id) => cardFace(id, 'logo-card')));
+}
+
+async function boot() {
+  await setLanguage(setting('language') || detectLanguage());
+  fillLanguageSelects();
+  drawLogo();
+  hand = new HandView($('hand'), { onChange: () => game.selectionChanged() });
+  controls = new Controls($('controls'), $('tools'), {
+    play: () => game.play(),
+    pass: () => game.pass(),
+    hint: () => game.hint(),
+    sort: () => game.cycleSort(),
+    bid: (action) => game.bid(action),
+    autoToggle: () => game.toggleAuto(),
+    interval: (ms) => game.setInterval(ms),
+    results: () => showSettlement(),
+    next: async () => {
+      if (game.view.match_over) await game.newMatch();
+      else await game.anotherRound();
+    },
+  });
+  controls.relabel();
+  game = new Game({
+    hand,
+    controls,
+    onOver: () => { if (!anyDialogOpen()) showSettlement(); },
+    onLost: gameLost,
+    onChange: () => {},
+  });
+  replay = new Replay({ onClose: () => $('menu-btn').focus() });
+  wireMenu();
+
+  onLanguageChange(() => {
+    fillLanguageSelects();
+    drawLogo();
+    controls.relabel();
+    game.handKey = ''; // card names are spoken in the new language
+    game.render();
+    if ($('rules-dialog').open) renderRules($('rules-body'));
+    if ($('settle-dialog').open) showSettlement();
+    if (replay.open) replay.render();
+    if (!$('start-screen').hidden) refreshStart();
+  });
+  for (const select of document.querySelectorAll('.language-select')) {
+    select.addEventListener('change', (e) => changeLanguage(e.target.value));
+  }
+  $('start-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const variant = e.target.elements.variant.value;
+    const level = e.target.elements.level.value;
+    setSetting('variant', variant);
+    setSetting('level', level);
+    startNewGame({ variant, level });
+  });
+  $('continue-btn').addEventListener('click', async () => {
+    const saved = savedGame();
+    if (game.view && saved && game.view.game_id === saved.gameId) {
+      showScreen('table');
+      await game.refresh();
+    } else if (!(await resume())) showScreen('start');
+  });
+  document.addEventListener('keydown', onKey);
+  // Rotation and resizing change the room the hand has.
+  let pending = false;
+  const relayout = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      hand.layout();
+    });
+  };
+  window.addEventListener('resize', relayout);
+  window.addEventListener('orientationchange', relayout);
+  // Coming back to a tab that another tab may have moved on.
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible' && game.api && !game.busy && !game.animating) {
+      game.refresh().catch(() => {});
+    }
+  });
+
+  document.body.classList.remove('loading');
+  if (!(await resume())) showScreen('start');
+  document.body.dataset.ready = 'true';
+}
+
+boot();

@@ -1,0 +1,101 @@
+// Step-through replay of a finished round, from its events: every hand face
+// up (the settle event reveals the starting hands), each seat's latest action,
+// and a caption for the step. Arrow keys, Home/End and the buttons move.
+
+import { $, h, replace } from './dom.js';
+import { cardRow, cardFace, cardBack } from './cardview.js';
+import { foldEvents, lastDealIndex } from './tablestate.js';
+import { actionLabel, kindName, seatName, notationText } from './format.js';
+import { seatPosition } from './table.js';
+import { t } from './i18n.js';
+
+export class Replay {
+  constructor({ onClose }) {
+    this.el = $('replay');
+    this.onClose = onClose;
+    this.step = 0;
+    $('replay-close').addEventListener('click', () => this.close());
+    $('replay-first').addEventListener('click', () => this.go(0));
+    $('replay-prev').addEventListener('click', () => this.go(this.step - 1));
+    $('replay-next').addEventListener('click', () => this.go(this.step + 1));
+    $('replay-last').addEventListener('click', () => this.go(this.events.length - 1));
+    this.el.addEventListener('keydown', (e) => {
+      const moves = { ArrowLeft: -1, ArrowRight: 1 };
+      if (e.key in moves) this.go(this.step + moves[e.key]);
+      else if (e.key === 'Home') this.go(0);
+      else if (e.key === 'End') this.go(this.events.length - 1);
+      else if (e.key === 'Escape') this.close();
+      else return;
+      e.preventDefault();
+      e.stopPropagation();
+    });
+  }
+
+  get open() {
+    return !this.el.hidden;
+  }
+
+  /** Open on a finished round: `events` of the round, ending with settle. */
+  show(variant, events) {
+    const settle = events[events.length - 1];
+    this.variant = variant;
+    this.events = events.slice(lastDealIndex(events)); // only the deal that was played
+    this.initial = settle.initial_ids;
+    this.step = 0;
+    this.el.hidden = false;
+    document.body.classList.add('replaying');
+    this.render();
+    $('replay-next').focus();
+  }
+
+  close() {
+    this.el.hidden = true;
+    document.body.classList.remove('replaying');
+    this.onClose();
+  }
+
+  go(step) {
+    this.step = Math.max(0, Math.min(this.events.length - 1, step));
+    this.render();
+  }
+
+  caption(ev, ds) {
+    const name = (seat) => seatName(seat);
+    switch (ev.type) {
+      case 'deal': return t('replay.deal', { name: name(ev.first) });
+      case 'bid': return `${name(ev.seat)}: ${actionLabel(ev.action, { phase: 'bidding', called: ds.seatAct[ev.seat] && ds.seatAct[ev.seat].called })}`;
+      case 'landlord': return t('replay.landlord', { name: name(ev.seat), cards: notationText(ev.bottom) });
+      case 'play': return `${name(ev.seat)}: ${kindName(ev.kind)} ${notationText(ev.play)}`;
+      case 'pass': return `${name(ev.seat)}: ${t('act.pass')}`;
+      case 'trick': return t('replay.trick', { name: name(ev.leader) });
+      case 'settle': return ev.winner === 'landlord' ? t('settle.landlord_wins') : t('settle.farmers_win');
+      default: return ev.type;
+    }
+  }
+
+  render() {
+    const ds = foldEvents(this.variant, this.events, this.step + 1, { initialHands: this.initial });
+    const ev = this.events[this.step];
+    const order = this.variant === 'duel' ? [1, 0] : [2, 1, 0];
+    const seats = order.map((seat) => {
+      const act = ds.seatAct[seat];
+      let action = null;
+      if (act && act.type === 'play') action = cardRow(act.cards, 'play-row');
+      else if (act) action = h('span', { class: 'bubble', text: act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called }) });
+      const acting = ev && ev.seat === seat;
+      return h('div', { class: `replay-seat pos-${seatPosition(ds, seat)}${acting ? ' acting' : ''}` },
+        h('div', { class: 'who' }, h('b', { text: seatName(seat) }),
+          ds.landlord !== null ? h('span', { class: `role ${ds.landlord === seat ? 'landlord' : 'farmer'}`, text: t(ds.landlord === seat ? 'role.landlord' : 'role.farmer') }) : null,
+          h('span', { class: 'n', text: t('table.cards_left', { n: ds.hands[seat].length }) })),
+        h('div', { class: 'replay-hand' }, ds.hands[seat].length ? cardRow([...ds.hands[seat]].sort((a, b) => a - b), 'replay-row') : null),
+        h('div', { class: 'replay-act' }, action));
+    });
+    const bottom = h('div', { class: 'replay-bottom' }, h('span', { text: t('table.bottom') }),
+      ...(ds.bottomIds ? ds.bottomIds.map((id) => cardFace(id, 'mini')) : [0, 1, 2].map(() => cardBack('mini'))));
+    replace($('replay-table'), bottom, seats);
+    $('replay-caption').textContent = ev ? this.caption(ev, ds) : '';
+    $('replay-step').textContent = t('replay.step', { i: this.step + 1, n: this.events.length });
+    $('replay-first').disabled = $('replay-prev').disabled = this.step === 0;
+    $('replay-next').disabled = $('replay-last').disabled = this.step === this.events.length - 1;
+  }
+}

@@ -1,0 +1,99 @@
+// The settlement sheet: who won, every multiplier and where it came from, each
+// seat's remaining cards face up, the round's points and the running totals,
+// the match winner(s), the deal code with "replay this deal", and the buttons
+// for what comes next.
+
+import { h, replace } from './dom.js';
+import { cardRow } from './cardview.js';
+import { seatName, notationChips, levelName } from './format.js';
+import { t } from './i18n.js';
+
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+/** One line per factor of the score, in the engine's order. */
+export function breakdownLines(result, variant) {
+  const lines = [];
+  for (const entry of result.breakdown || []) {
+    switch (entry.source) {
+      case 'bid':
+        lines.push([t('mult.bid', { n: entry.factor })]);
+        break;
+      case 'robs':
+        lines.push([t('mult.robs', { n: entry.count, factor: entry.factor })]);
+        break;
+      case 'bomb':
+      case 'rocket':
+        lines.push([t(`mult.${entry.source}`, { name: seatName(entry.seat) }), ' ', notationChips(entry.play), ' ×2']);
+        break;
+      case 'spring':
+      case 'anti_spring':
+        lines.push([t(`mult.${entry.source}`)]);
+        break;
+      default:
+        lines.push([`${entry.source} ×${entry.factor}`]);
+    }
+  }
+  if (variant === 'classic') lines.push([t('mult.total_classic', { p: result.multiplier, double: result.multiplier * 2 })]);
+  else lines.push([t('mult.total_duel', { p: result.multiplier })]);
+  return lines;
+}
+
+/**
+ * Fill `body`. handlers: replay(), close(), anotherRound(), newMatch(),
+ * replayDeal(level).
+ */
+export function renderSettlement(body, { view, result, handlers }) {
+  const variant = view.variant;
+  const mine = result.points[0];
+  const players = result.points.length;
+  const matchOver = view.match_over;
+  const headline = mine > 0 ? t('settle.you_win') : t('settle.you_lose');
+  const who = result.winner === 'landlord' ? t('settle.landlord_wins') : t('settle.farmers_win');
+  // One line per player, and under it the cards they still held, face up.
+  const rows = [];
+  for (let seat = 0; seat < players; seat += 1) {
+    const landlord = seat === result.landlord;
+    const left = (result.hand_ids || [])[seat] || [];
+    rows.push(h('tr', { class: `player${seat === 0 ? ' me' : ''}` },
+      h('th', { scope: 'row' }, h('span', { class: 'name', text: seatName(seat) }), ' ',
+        h('small', { class: `role ${landlord ? 'landlord' : 'farmer'}`, text: t(landlord ? 'role.landlord' : 'role.farmer') })),
+      h('td', { class: 'n-left', text: left.length ? t('table.cards_left', { n: left.length }) : t('settle.out') }),
+      h('td', { class: `pts ${result.points[seat] > 0 ? 'plus' : 'minus'}`, text: signed(result.points[seat]) }),
+      h('td', { class: 'total', text: String(view.totals[seat]) })));
+    if (left.length) {
+      rows.push(h('tr', { class: 'hand-line' }, h('td', { colspan: '4' }, cardRow([...left].sort((a, b) => a - b), 'settle-row'))));
+    }
+  }
+  const winners = (view.winners || []).map(seatName).join(t('settle.and'));
+  const levelSelect = h('select', { class: 'replay-level', aria: { label: t('settle.replay_level') } },
+    ['normal', 'intermediate', 'super-hard'].map((level) => h('option', { value: level, text: levelName(level), selected: level === view.level })));
+  replace(body,
+    h('header', { class: `settle-head ${mine > 0 ? 'win' : 'lose'}` },
+      h('h2', { id: 'settle-title', text: headline }),
+      h('p', { class: 'who', text: who }),
+      result.spring ? h('p', { class: 'badge', text: t('settle.spring') }) : null,
+      result.anti_spring ? h('p', { class: 'badge', text: t('settle.anti_spring') }) : null),
+    matchOver ? h('p', { class: 'match-winner', role: 'status', text: t('settle.match_winner', { names: winners }) }) : null,
+    h('section', { class: 'breakdown', aria: { label: t('settle.multiplier') } },
+      h('h3', { text: t('settle.multiplier') }),
+      h('ul', {}, breakdownLines(result, variant).map((parts) => h('li', {}, parts)))),
+    h('table', { class: 'scores' },
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col', text: t('settle.player') }),
+        h('th', { scope: 'col', text: t('settle.cards_left') }),
+        h('th', { scope: 'col', text: t('settle.points') }),
+        h('th', { scope: 'col', text: t('settle.total') }))),
+      h('tbody', {}, rows)),
+    view.target ? h('p', { class: 'target', text: t('settle.target', { n: view.target }) }) : null,
+    h('div', { class: 'row buttons' },
+      h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay' }, text: t('settle.replay'), on: { click: handlers.replay } }),
+      h('button', { type: 'button', class: 'btn', dataset: { ctl: 'view-table' }, text: t('settle.view_table'), on: { click: handlers.close } }),
+      h('button', { type: 'button', class: 'btn', dataset: { ctl: 'new-match' }, text: t('menu.new_match'), on: { click: handlers.newMatch } }),
+      matchOver ? null : h('button', { type: 'button', class: 'btn primary', dataset: { ctl: 'another-round' }, text: t('settle.another_round'), on: { click: handlers.anotherRound } })),
+    result.deal_code ? h('section', { class: 'deal' },
+      h('h3', { text: t('settle.deal_code') }),
+      h('p', { class: 'code' }, h('code', { text: result.deal_code })),
+      h('p', { class: 'note', text: t('settle.deal_note') }),
+      h('div', { class: 'row' }, levelSelect,
+        h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay-deal' }, text: t('settle.replay_deal'), on: { click: () => handlers.replayDeal(levelSelect.value) } }))) : null);
+}

@@ -1,0 +1,47 @@
+// What the browser remembers between visits (localStorage): the current game's
+// id and token, so a reload or a new tab resumes it, and the player's settings.
+// Storage can be unavailable (private modes, quotas): every access is guarded
+// and the game still works for the session.
+
+const PREFIX = 'dizhu.';
+
+function read(key, fallback) {
+  try {
+    const raw = localStorage.getItem(PREFIX + key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null || value === undefined) localStorage.removeItem(PREFIX + key);
+    else localStorage.setItem(PREFIX + key, JSON.stringify(value));
+  } catch {
+    /* storage full or blocked: nothing to do */
+  }
+}
+
+/** {gameId, token, variant, level} of the game to resume, or null. */
+export const savedGame = () => read('game', null);
+export const saveGame = (game) => write('game', game);
+export const forgetGame = () => write('game', null);
+
+const DEFAULTS = {
+  language: null, // null: follow the browser
+  sort: 'asc',
+  speed: 500, // ms a computer "thinks" before its action is shown
+  autoInterval: 1000,
+  classicCounter: false,
+  variant: 'classic',
+  level: 'normal',
+};
+
+export function setting(name) {
+  return read(`setting.${name}`, DEFAULTS[name]);
+}
+
+export function setSetting(name, value) {
+  write(`setting.${name}`, value);
+}

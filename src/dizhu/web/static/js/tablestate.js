@@ -1,0 +1,140 @@
+// What the table shows after a given number of round events, computed by
+// folding the events (docs/API.md "Events"). The same fold drives three
+// things: replaying the computers' moves one by one after each server answer,
+// rebuilding the table exactly after a reload, and the step-through replay of
+// a finished round (which also tracks every hand, known only once it is over).
+
+const next = (state, seat) => (seat + 1) % state.players;
+
+export function emptyState(variant) {
+  const players = variant === 'duel' ? 2 : 3;
+  return {
+    variant,
+    players,
+    phase: 'bidding',
+    first: 0,
+    toAct: 0,
+    bids: [],
+    called: false, // duel: someone has called the landlord
+    highest: 0, // classic: highest bid so far
+    robs: 0, // duel: robs so far (= handicap)
+    landlord: null,
+    bottomIds: null,
+    cardsLeft: Array(players).fill(0),
+    seatAct: Array(players).fill(null), // each seat's latest action in this trick / bidding
+    trickOver: false,
+    lastPlay: null, // {seat, play, kind}: the play to beat
+    playedIds: [],
+    doublings: [], // {source: 'bomb'|'rocket', seat, play}
+    playsMade: Array(players).fill(0),
+    result: null,
+    redeals: 0,
+    hands: null, // per-seat card ids, only when the fold is given them (replay)
+    last: null, // the last event applied, for captions
+  };
+}
+
+/** Apply one event to `state` (mutated and returned). */
+export function applyEvent(state, ev, { initialHands = null } = {}) {
+  const s = state;
+  s.last = ev;
+  switch (ev.type) {
+    case 'deal': {
+      const keep = { redeals: s.redeals };
+      Object.assign(s, emptyState(s.variant), keep);
+      s.last = ev;
+      s.first = ev.first;
+      s.toAct = ev.first;
+      s.cardsLeft = [...ev.hand_sizes];
+      if (initialHands) s.hands = initialHands.map((h) => [...h]);
+      break;
+    }
+    case 'bid': {
+      const called = s.called;
+      s.bids.push([ev.seat, ev.action]);
+      s.seatAct[ev.seat] = { type: 'bid', action: ev.action, called };
+      if (ev.action.startsWith('bid ')) s.highest = Number(ev.action.slice(4));
+      if (ev.action === 'call') s.called = true;
+      if (ev.action === 'rob') s.robs += 1;
+      s.toAct = next(s, ev.seat);
+      break;
+    }
+    case 'redeal':
+      s.redeals += 1;
+      break;
+    case 'landlord':
+      s.landlord = ev.seat;
+      s.bottomIds = [...ev.bottom_ids];
+      s.cardsLeft[ev.seat] += ev.bottom_ids.length;
+      if (s.hands) s.hands[ev.seat] = [...s.hands[ev.seat], ...ev.bottom_ids];
+      if (ev.bid !== undefined) s.highest = ev.bid;
+      if (ev.robs !== undefined) s.robs = ev.robs;
+      s.phase = 'playing';
+      s.toAct = ev.seat;
+      s.seatAct = Array(s.players).fill(null);
+      break;
+    case 'play': {
+      if (s.trickOver) {
+        s.seatAct = Array(s.players).fill(null);
+        s.trickOver = false;
+      }
+      s.seatAct[ev.seat] = { type: 'play', play: ev.play, kind: ev.kind, cards: [...ev.cards] };
+      s.lastPlay = { seat: ev.seat, play: ev.play, kind: ev.kind };
+      s.cardsLeft[ev.seat] -= ev.cards.length;
+      if (s.hands) s.hands[ev.seat] = s.hands[ev.seat].filter((id) => !ev.cards.includes(id));
+      s.playedIds.push(...ev.cards);
+      s.playsMade[ev.seat] += 1;
+      if (ev.kind === 'bomb' || ev.kind === 'rocket') s.doublings.push({ source: ev.kind, seat: ev.seat, play: ev.play });
+      s.toAct = next(s, ev.seat);
+      break;
+    }
+    case 'pass':
+      if (s.trickOver) {
+        s.seatAct = Array(s.players).fill(null);
+        s.trickOver = false;
+      }
+      s.seatAct[ev.seat] = { type: 'pass' };
+      s.toAct = next(s, ev.seat);
+      break;
+    case 'trick':
+      // Keep the finished trick on the table until the leader plays again.
+      s.trickOver = true;
+      s.lastPlay = null;
+      s.toAct = ev.leader;
+      break;
+    case 'settle':
+      s.phase = 'over';
+      s.toAct = null;
+      s.result = ev;
+      if (ev.hand_ids) s.hands = ev.hand_ids.map((h) => [...h]);
+      break;
+    default:
+      break; // unknown event types are ignored: the observation stays the truth
+  }
+  return s;
+}
+
+/** The state after the first `count` events (all when omitted). */
+export function foldEvents(variant, events, count = events.length, options = {}) {
+  const state = emptyState(variant);
+  for (let i = 0; i < count && i < events.length; i += 1) applyEvent(state, events[i], options);
+  return state;
+}
+
+/** Multiplier so far (spring not counted), as the engine computes it. */
+export function currentMultiplier(state) {
+  const doublings = 2 ** state.doublings.length;
+  if (state.variant === 'duel') return 2 ** state.robs * doublings;
+  return Math.max(state.highest, 1) * doublings;
+}
+
+/** Index of the last `deal` event: events before it belong to a thrown-in deal. */
+export function lastDealIndex(events) {
+  for (let i = events.length - 1; i >= 0; i -= 1) if (events[i].type === 'deal') return i;
+  return 0;
+}
+
+/** Does this event come from a player's decision (worth a thinking pause)? */
+export function isDecision(ev) {
+  return ev.type === 'bid' || ev.type === 'play' || ev.type === 'pass';
+}

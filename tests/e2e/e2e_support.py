@@ -1,0 +1,170 @@
+"""Helpers for the browser tests: constants, translations and the Table driver.
+
+A module with a unique name (not conftest) so that importing it can never
+pick up another directory's conftest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("DIZHU_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+I18N = ROOT / "src" / "dizhu" / "web" / "static" / "i18n"
+
+PHONE_PORTRAIT = {"width": 360, "height": 640}
+PHONE_LANDSCAPE = {"width": 740, "height": 360}
+DESKTOP = {"width": 1280, "height": 800}
+
+# Generous: normal-level computers answer in milliseconds, but CI machines vary.
+TURN_TIMEOUT = 30_000
+
+
+def translations(language: str) -> dict[str, str]:
+    return json.loads((I18N / f"{language}.json").read_text(encoding="utf-8"))
+
+
+class Table:
+    """The page plus the few UI gestures the tests need, all through the UI."""
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.page = page
+        self.url = url
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+        page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+
+    # ---- navigation and waiting
+
+    def open(self) -> "Table":
+        self.page.goto(self.url)
+        self.page.wait_for_selector("body[data-ready]")
+        return self
+
+    def reload(self) -> None:
+        self.page.reload()
+        self.page.wait_for_selector("body[data-ready]")
+
+    def wait(self, selector: str, timeout: int = TURN_TIMEOUT) -> None:
+        self.page.wait_for_selector(selector, timeout=timeout)
+
+    def wait_turn_or_over(self) -> str:
+        """Wait until the player must act or the round is over; returns the phase."""
+        self.wait("body[data-turn=me], body[data-phase=over]")
+        return self.page.get_attribute("body", "data-phase")
+
+    def start(self, variant: str = "classic", level: str = "normal") -> None:
+        self.wait("body[data-screen=start]")
+        self.page.check(f"input[name=variant][value={variant}]")
+        self.page.check(f"input[name=level][value={level}]")
+        self.page.click("#start-btn")
+        self.wait("body[data-screen=table]")
+
+    def shot(self, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    # ---- reading the table
+
+    def visible(self, ctl: str) -> bool:
+        return self.page.is_visible(f"[data-ctl={ctl}]")
+
+    def hand_ids(self) -> list[int]:
+        return [int(x) for x in self.page.eval_on_selector_all("#hand .hcard", "els => els.map(e => e.dataset.id)")]
+
+    def selected_ids(self) -> list[int]:
+        return [int(x) for x in self.page.eval_on_selector_all(
+            "#hand .hcard[aria-selected=true]", "els => els.map(e => e.dataset.id)")]
+
+    def zone_ids(self, seat: int) -> list[int]:
+        return [int(x) for x in self.page.eval_on_selector_all(
+            f"#zone-{seat} .play-row .card", "els => els.map(e => e.dataset.id)")]
+
+    def text(self, selector: str) -> str:
+        return self.page.inner_text(selector)
+
+    # ---- acting
+
+    def click_card(self, card_id: int) -> None:
+        """Tap a card where it is visible (its left strip, near the top)."""
+        box = self.page.locator(f"#hand .hcard[data-id='{card_id}']").bounding_box()
+        self.page.mouse.click(box["x"] + 6, box["y"] + 10)
+
+    def bid_quickly(self, variant: str) -> None:
+        """Settle the bidding fast: take the landlord at once when offered."""
+        order = ["bid-bid-3", "bid-bid-2", "bid-bid-1", "bid-pass"] if variant == "classic" else \
+            ["bid-call", "bid-pass"]
+        for ctl in order:
+            if self.visible(ctl):
+                self.page.click(f"[data-ctl={ctl}]")
+                return
+        raise AssertionError("no bidding button is offered")
+
+    def play_turn(self) -> None:
+        """One turn of play through the UI: lead the lowest card, else follow the hint."""
+        if not self.visible("pass"):
+            # Leading: a single card is always legal.
+            self.click_card(self.hand_ids()[0])
+            self.page.click("[data-ctl=play]")
+            return
+        self.page.click("[data-ctl=hint]")
+        self.wait("#status.hint")
+        if self.selected_ids():
+            self.page.click("[data-ctl=play]")
+        else:
+            self.page.click("[data-ctl=pass]")
+
+    def play_round(self, variant: str, limit: int = 200) -> None:
+        """Play the round to its settlement using only the buttons and cards."""
+        for _ in range(limit):
+            phase = self.wait_turn_or_over()
+            if phase == "over":
+                self.wait("#settle-dialog[open]")
+                return
+            with self.progressing():
+                if phase == "bidding":
+                    self.bid_quickly(variant)
+                else:
+                    self.play_turn()
+        raise AssertionError("the round did not end")
+
+    def progress(self) -> str:
+        return self.page.get_attribute("body", "data-progress") or ""
+
+    @contextlib.contextmanager
+    def progressing(self):
+        """Around an action: afterwards, wait until the table has moved on."""
+        before = self.progress()
+        yield
+        self.wait(f'body:not([data-progress="{before}"])')
+
+    def to_my_play_turn(self, variant: str = "classic") -> None:
+        """Bid through to the playing phase and wait for the player's turn."""
+        for _ in range(50):
+            phase = self.wait_turn_or_over()
+            if phase == "playing":
+                return
+            if phase == "over":
+                raise AssertionError("round ended before the player could play")
+            with self.progressing():
+                self.bid_quickly(variant)
+        raise AssertionError("never reached the playing phase")
+
+    def new_game_from_menu(self) -> None:
+        self.page.click("#menu-btn")
+        self.page.click("#menu-new-game")
+        if self.page.is_visible("#confirm-dialog[open]"):
+            self.page.click("#confirm-yes")
+
+

@@ -1,0 +1,150 @@
+"""Controls: illegal plays, the hint, auto-play, keyboard and drag selection."""
+
+from __future__ import annotations
+
+from e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+
+
+def unrelated_pair(table) -> list[int]:
+    """Two cards of different ranks that are not the two jokers (never a legal play)."""
+    ids = sorted(table.hand_ids())
+    rank = lambda i: i // 4 if i < 52 else 13 + i - 52  # noqa: E731
+    low = ids[0]
+    for other in reversed(ids):
+        if rank(other) != rank(low) and not {low, other} == {52, 53}:
+            return [low, other]
+    raise AssertionError("hand has a single rank")
+
+
+def test_illegal_play_shows_a_reason_and_keeps_the_cards(make_table):
+    table = make_table(PHONE_PORTRAIT).open()
+    en = translations("en")
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    before = table.hand_ids()
+    pair = unrelated_pair(table)
+    for card in pair:
+        table.click_card(card)
+    assert sorted(table.selected_ids()) == sorted(pair)
+    table.page.click("[data-ctl=play]")
+    table.wait("#status.error")
+    assert table.text("#status") == en["reason.not_a_pair"]
+    # Refused: same hand, same selection, still our turn.
+    assert table.hand_ids() == before
+    assert sorted(table.selected_ids()) == sorted(pair)
+    table.wait("body[data-turn=me]")
+    table.shot("phone-portrait-en-illegal")
+
+    # The reason is given in the player's language.
+    table.page.click("#menu-btn")
+    table.page.select_option("#menu-language", "ja")
+    table.wait("html[lang=ja]")
+    table.page.keyboard.press("Escape")
+    table.page.click("[data-ctl=play]")
+    table.wait("#status.error")
+    assert table.text("#status") == translations("ja")["reason.not_a_pair"]
+
+
+def test_hint_selects_and_explains_without_submitting(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    # Bidding: the hint lights the recommended button and says why.
+    progress = table.progress()
+    table.page.click("[data-ctl=hint]")
+    table.wait("#status.hint")
+    assert table.page.locator("#controls .btn.suggested").count() == 1
+    assert len(table.text("#status")) > len("Hint")
+    assert table.progress() == progress  # nothing was submitted
+    assert table.page.get_attribute("body", "data-turn") == "me"
+
+    table.to_my_play_turn()
+    progress = table.progress()
+    table.page.click("[data-ctl=hint]")
+    table.wait("#status.hint")
+    selected = table.selected_ids()
+    suggested = table.page.locator("[data-ctl=pass].suggested").count()
+    assert selected or suggested  # cards to play, or a pass
+    assert table.progress() == progress and table.page.get_attribute("body", "data-turn") == "me"
+    if selected:
+        assert set(selected) <= set(table.hand_ids())
+        assert table.page.locator("#hand .hcard.hinted").count() == len(selected)
+    table.shot("desktop-en-hint")
+
+
+def test_autoplay_plays_a_round_and_stops_on_command(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.page.select_option("[data-ctl=interval]", "500")
+    table.page.click("[data-ctl=auto]")
+    assert table.page.get_attribute("[data-ctl=auto]", "aria-pressed") == "true"
+    # Nobody touches anything: the round plays itself to the settlement.
+    table.wait("#settle-dialog[open]", timeout=120_000)
+    table.page.click("[data-ctl=another-round]")
+    table.wait("body[data-progress^='2:']")
+
+    # Start again, let it act once, then stop it.
+    table.wait("body[data-turn=me]")
+    progress = table.progress()
+    table.page.click("[data-ctl=auto]")
+    table.wait(f'body:not([data-progress="{progress}"])', timeout=20_000)
+    table.page.click("[data-ctl=auto]")
+    assert table.page.get_attribute("[data-ctl=auto]", "aria-pressed") == "false"
+    phase = table.wait_turn_or_over()
+    if phase != "over":
+        stopped = table.progress()
+        # Four intervals go by: nothing more happens on our behalf.
+        table.page.wait_for_timeout(2000)
+        assert table.progress() == stopped
+        assert table.page.get_attribute("body", "data-turn") == "me"
+
+
+def test_keyboard_selects_and_plays(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    table.page.focus("#hand")
+    if table.visible("pass"):
+        # Following: H selects the hint's cards; Escape clears them again.
+        table.page.keyboard.press("h")
+        table.wait("#status.hint")
+        table.page.keyboard.press("Escape")
+        assert table.selected_ids() == []
+        with table.progressing():
+            table.page.keyboard.press("p")
+        return
+    # Leading: the cursor starts on the first card; X picks it, Enter plays it.
+    first = table.hand_ids()[0]
+    table.page.keyboard.press("Home")
+    table.page.keyboard.press("x")
+    assert table.selected_ids() == [first]
+    table.page.keyboard.press("ArrowRight")
+    table.page.keyboard.press("ArrowUp")
+    assert len(table.selected_ids()) == 2
+    table.page.keyboard.press("ArrowDown")
+    assert table.selected_ids() == [first]
+    with table.progressing():
+        table.page.keyboard.press("Enter")
+    assert first not in table.hand_ids()
+
+
+def test_drag_across_cards_selects_several(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    ids = table.hand_ids()
+    boxes = [table.page.locator(f"#hand .hcard[data-id='{i}']").bounding_box() for i in ids[:5]]
+    mouse = table.page.mouse
+    mouse.move(boxes[0]["x"] + 8, boxes[0]["y"] + 20)
+    mouse.down()
+    for box in boxes[1:]:
+        mouse.move(box["x"] + 8, box["y"] + 20, steps=3)
+    mouse.up()
+    assert table.selected_ids() == ids[:5]
+    # Dragging back over selected cards deselects them.
+    mouse.move(boxes[4]["x"] + 8, boxes[4]["y"] + 10)
+    mouse.down()
+    mouse.move(boxes[2]["x"] + 8, boxes[2]["y"] + 10, steps=6)
+    mouse.up()
+    assert table.selected_ids() == ids[:2]

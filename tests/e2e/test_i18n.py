@@ -1,0 +1,81 @@
+"""Languages: the browser's language by default, and a switch that relabels everything."""
+
+from __future__ import annotations
+
+import pytest
+
+from e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+
+LANGUAGES = ["ja", "zh-Hans", "zh-Hant", "en"]
+
+
+@pytest.mark.parametrize("locale, language", [("ja-JP", "ja"), ("zh-CN", "zh-Hans"), ("zh-TW", "zh-Hant"), ("en-GB", "en")])
+def test_default_language_follows_the_browser(make_table, locale, language):
+    table = make_table(DESKTOP, locale=locale).open()
+    table.wait(f"html[lang={language}]")
+    words = translations(language)
+    assert table.text("#start-btn") == words["start.new_game"]
+    assert table.page.title() == words["app.title"]
+
+
+def test_switching_each_language_changes_the_texts(make_table):
+    table = make_table(PHONE_PORTRAIT).open()
+    page = table.page
+    for language in LANGUAGES:
+        page.select_option("#start-language", language)
+        table.wait(f"html[lang={language}]")
+        words = translations(language)
+        assert table.text("#start-btn") == words["start.new_game"]
+        assert table.text("label.option:has(input[value=duel]) b") == words["variant.duel"]
+        assert table.text("label.option:has(input[value=super-hard]) b") == words["level.super-hard"]
+
+    page.select_option("#start-language", "en")
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    for language in LANGUAGES:
+        page.click("#menu-btn")
+        page.select_option("#menu-language", language)
+        table.wait(f"html[lang={language}]")
+        page.keyboard.press("Escape")
+        words = translations(language)
+        assert table.text("[data-ctl=play]") == words["ctl.play"]
+        assert table.text("[data-ctl=hint]") == words["ctl.hint"]
+        assert table.text("[data-ctl=sort]") == words["ctl.sort"]
+        assert words["role.landlord"] in table.text("#board") + table.text("#me-info")
+        assert table.page.get_attribute("#hand", "aria-label") == words["hand.label"].replace("{n}", str(len(table.hand_ids())))
+        # A hint's reason arrives as a key and is shown in this language.
+        page.click("[data-ctl=hint]")
+        table.wait("#status.hint")
+        assert words["status.hint_tag"] in table.text("#status")
+        table.shot(f"phone-portrait-{language}-table")
+        # The rules page speaks it too, with all 14 kinds of play.
+        page.click("#rules-btn")
+        table.wait("#rules-dialog[open]")
+        assert table.text("#rules-title") == words["rules.title"]
+        assert page.locator("#rules-body table.kinds tbody tr").count() == 14
+        assert words["kind.plane_pair"] in table.text("#rules-body")
+        if language == "ja":
+            table.shot("phone-portrait-ja-rules")
+        page.keyboard.press("Escape")
+        page.keyboard.press("Escape")  # clear the hint selection
+    # The server keeps the game's language too (PATCH /api/games/{id}).
+    table.reload()
+    table.wait("html[lang=en]")
+
+
+def test_settlement_in_each_language(make_table):
+    table = make_table(DESKTOP, locale="zh-CN").open()
+    table.start("classic", "normal")
+    table.play_round("classic")
+    for language in ["zh-Hans", "ja", "zh-Hant"]:
+        table.page.keyboard.press("Escape")
+        table.page.click("#menu-btn")
+        table.page.select_option("#menu-language", language)
+        table.wait(f"html[lang={language}]")
+        table.page.keyboard.press("Escape")
+        table.page.click("[data-ctl=results]")
+        table.wait("#settle-dialog[open]")
+        words = translations(language)
+        assert table.text("#settle-title") in (words["settle.you_win"], words["settle.you_lose"])
+        assert table.text("[data-ctl=another-round]") == words["settle.another_round"]
+        table.shot(f"desktop-{language}-settlement")

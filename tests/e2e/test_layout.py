@@ -1,0 +1,84 @@
+"""Layouts: all 20 cards of a landlord's hand visible and tappable on a 360x640 phone."""
+
+from __future__ import annotations
+
+from e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT
+
+
+def become_landlord(table) -> None:
+    """Bid 3 at the first chance (dealing again until the chance comes)."""
+    for _ in range(30):
+        table.wait("body[data-turn=me], body[data-phase=playing]")
+        if table.visible("bid-bid-3"):
+            with table.progressing():
+                table.page.click("[data-ctl=bid-bid-3]")
+            table.wait("body[data-phase=playing][data-turn=me]")
+            return
+        with table.progressing():
+            table.new_game_from_menu()
+    raise AssertionError("never got to bid 3")
+
+
+def card_targets(table) -> list[dict]:
+    """For each hand card: its box and the point we tap (inside its visible strip)."""
+    return table.page.evaluate("""async () => {
+      const cards = [...document.querySelectorAll('#hand .hcard')];
+      // Let cards that were just tapped finish moving up or down.
+      await Promise.all(cards.flatMap((el) => el.getAnimations().map((a) => a.finished)));
+      return cards.map((el, i, all) => {
+        const r = el.getBoundingClientRect();
+        const next = all[i + 1];
+        // The next card in the same row covers this one from its left edge on.
+        const sameRow = next && next.style.top === el.style.top;
+        const visibleRight = sameRow ? next.getBoundingClientRect().left : r.right;
+        const x = (r.left + visibleRight) / 2, y = r.top + 12;
+        const hit = document.elementFromPoint(x, y);
+        return {id: el.dataset.id, left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                strip: visibleRight - r.left, x, y, hits: !!hit && hit.closest('.hcard') === el};
+      });
+    }""")
+
+
+def assert_no_scrolling(table) -> None:
+    sizes = table.page.evaluate(
+        "[document.documentElement.scrollWidth, innerWidth, document.documentElement.scrollHeight, innerHeight]")
+    assert sizes[0] <= sizes[1], f"horizontal scrolling: {sizes}"
+    assert sizes[2] <= sizes[3], f"vertical scrolling: {sizes}"
+
+
+def test_phone_portrait_shows_all_20_cards_without_overlap_or_scrolling(make_table):
+    table = make_table(PHONE_PORTRAIT).open()
+    table.shot("phone-portrait-en-start")
+    table.start("classic", "normal")
+    become_landlord(table)
+    targets = card_targets(table)
+    assert len(targets) == 20
+    for t in targets:
+        # Inside the screen, with a strip wide enough for a finger that no
+        # other card covers.
+        assert 0 <= t["left"] and t["right"] <= 360 and 0 <= t["top"] and t["bottom"] <= 640, t
+        assert t["strip"] >= 24, t
+        assert t["hits"], t
+    assert_no_scrolling(table)
+    table.shot("phone-portrait-en-20-cards")
+    # Every card really answers a tap.
+    for t in targets:
+        table.page.mouse.click(t["x"], t["y"])
+    assert len(table.selected_ids()) == 20
+    for t in card_targets(table):  # selected cards moved up: tap them where they are now
+        assert t["hits"], t
+        table.page.mouse.click(t["x"], t["y"])
+    assert table.selected_ids() == []
+
+
+def test_landscape_and_desktop_layouts_fit(make_table):
+    for name, viewport in (("phone-landscape", PHONE_LANDSCAPE), ("desktop", DESKTOP), ("tablet", {"width": 768, "height": 1024})):
+        table = make_table(viewport).open()
+        table.start("classic", "normal")
+        become_landlord(table)
+        targets = card_targets(table)
+        assert len(targets) == 20
+        assert all(t["hits"] and t["strip"] >= 24 for t in targets), targets
+        assert all(t["right"] <= viewport["width"] and t["bottom"] <= viewport["height"] for t in targets)
+        assert_no_scrolling(table)
+        table.shot(f"{name}-en-20-cards")

@@ -1,0 +1,100 @@
+"""Whole rounds through the UI only: classic and duel, settlement, replay."""
+
+from __future__ import annotations
+
+import re
+
+from e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+
+
+def settlement_points(table) -> tuple[list[int], list[int]]:
+    """(round points, totals) read from the settlement sheet."""
+    pts = [int(x) for x in table.page.eval_on_selector_all("#settle-body .scores .pts", "els => els.map(e => e.textContent)")]
+    totals = [int(x) for x in table.page.eval_on_selector_all("#settle-body .scores .total", "els => els.map(e => e.textContent)")]
+    return pts, totals
+
+
+def test_classic_round_from_start_screen_to_settlement(make_table):
+    table = make_table(DESKTOP).open()
+    en = translations("en")
+    table.start("classic", "normal")
+    # Three seats: two computers with name, level and cards left.
+    assert table.page.is_visible("#seat-1") and table.page.is_visible("#seat-2")
+    assert en["level.normal"] in table.text("#seat-1")
+    table.play_round("classic")
+
+    heading = table.text("#settle-title")
+    assert heading in (en["settle.you_win"], en["settle.you_lose"])
+    pts, totals = settlement_points(table)
+    assert len(pts) == 3 and sum(pts) == 0 and pts == totals  # zero-sum; first round of the match
+    # Every multiplier's source: the winning bid comes first.
+    breakdown = table.text("#settle-body .breakdown")
+    assert re.search(r"Winning bid: [123]", breakdown)
+    assert table.page.locator("#settle-body .deal code").inner_text().startswith("classic-")
+    table.shot("desktop-en-settlement")
+
+    # The table behind shows the hands that were left, face up.
+    table.page.click("[data-ctl=view-table]")
+    assert table.page.locator("#board .reveal .card").count() > 0
+    assert table.text("#status") == en["status.over"]
+
+    # Another round keeps the totals.
+    table.page.click("[data-ctl=next-round]")
+    table.wait("body[data-progress^='2:']")  # the stamp starts with the round number
+    assert "Round 2" in table.text("#info")
+    me_total = totals[0]
+    assert f"{'+' if me_total > 0 else ''}{me_total} pts" in table.text("#me-info")
+
+
+def test_duel_round(make_table):
+    table = make_table(PHONE_PORTRAIT).open()
+    table.start("duel", "normal")
+    # One opponent at the top; the card counter is always on, with its note.
+    assert table.page.is_visible("#seat-1") and not table.page.is_visible("#seat-2")
+    assert table.page.is_visible("#counter")
+    assert "9 undealt" in table.text("#counter")
+    # Duel decks have no 3s or 4s: the counter starts at 5.
+    ranks = table.page.eval_on_selector_all("#counter .cell", "els => els.map(e => e.dataset.rank)")
+    assert ranks[0] == "2" and len(ranks) == 13
+    assert "Handicap" in table.text("#info")
+    table.to_my_play_turn("duel")
+    table.shot("phone-portrait-en-duel")
+    table.play_round("duel")
+    pts, totals = settlement_points(table)
+    assert len(pts) == 2 and pts[0] == -pts[1] and pts == totals
+    assert re.search(r"Robs: \d", table.text("#settle-body .breakdown"))
+
+
+def test_replay_steps_through_the_round_and_replays_the_deal(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.play_round("classic")
+    code = table.page.locator("#settle-body .deal code").inner_text()
+
+    table.page.click("[data-ctl=replay]")
+    table.wait("#replay:not([hidden])")
+    assert table.text("#replay-step").startswith("1 /")
+    first_caption = table.text("#replay-caption")
+    assert "dealt" in first_caption
+    # Step one: every hand face up, 17 cards each, bottom still face down.
+    hands = table.page.locator("#replay-table .replay-hand")
+    assert hands.count() == 3
+    assert all(hands.nth(i).locator(".card").count() == 17 for i in range(3))
+    mine = sorted(int(x) for x in hands.nth(2).locator(".card").evaluate_all("els => els.map(e => e.dataset.id)"))
+    table.page.click("#replay-next")
+    assert table.text("#replay-step").startswith("2 /")
+    assert table.text("#replay-caption") != first_caption
+    table.page.click("#replay-last")
+    assert table.text("#replay-caption") in ("The landlord wins.", "The farmers win.")
+    table.shot("desktop-en-replay")
+    table.page.click("#replay-close")
+
+    # Replay the same deal against a harder level: the same cards come back.
+    table.page.click("[data-ctl=results]")
+    table.page.select_option("#settle-body .replay-level", "intermediate")
+    table.page.click("[data-ctl=replay-deal]")
+    table.wait("#seat-1:has-text('Intermediate')")
+    table.wait_turn_or_over()
+    # The computers act until it is our turn: nothing of ours is played yet.
+    assert sorted(table.hand_ids()) == mine
+    assert code.startswith("classic-")

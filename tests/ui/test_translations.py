@@ -1,0 +1,109 @@
+"""Every text the UI can show exists in all four languages.
+
+Checks the engine's reason codes (dizhu.REASONS), the hint's reason keys
+(HINT_REASONS), the kinds of play, levels and multiplier sources, and every
+key the UI's code and markup name; and that each translation uses only the
+{parameters} its message actually receives.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+import dizhu
+from dizhu.bots.reasons import HINT_REASONS
+
+STATIC = Path(dizhu.__file__).resolve().parent / "web" / "static"
+LANGUAGES = ["en", "ja", "zh-Hans", "zh-Hant"]
+
+
+def load(language: str) -> dict[str, str]:
+    return json.loads((STATIC / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.fixture(scope="module")
+def dicts() -> dict[str, dict[str, str]]:
+    return {language: load(language) for language in LANGUAGES}
+
+
+def used_keys() -> set[str]:
+    """Keys named literally by the UI: data-i18n* attributes and quoted keys in the JS."""
+    english = load("en")
+    groups = {key.split(".", 1)[0] for key in english}
+    keys = set(re.findall(r'data-i18n(?:-aria|-title)?="([^"]+)"', (STATIC / "index.html").read_text()))
+    for path in (STATIC / "js").glob("*.js"):
+        for literal in re.findall(r"'([a-z][a-z0-9_]*\.[A-Za-z0-9_.\-]+)'", path.read_text()):
+            if literal.split(".", 1)[0] in groups and not literal.endswith((".js", ".json")):
+                keys.add(literal)
+    return keys
+
+
+def test_every_language_has_the_same_keys_and_no_empty_text(dicts):
+    english = set(dicts["en"])
+    for language, words in dicts.items():
+        assert set(words) == english, f"{language}: missing {english - set(words)}, extra {set(words) - english}"
+        assert all(isinstance(v, str) and v.strip() for v in words.values()), language
+
+
+def test_every_engine_reason_is_translated_with_its_parameters(dicts):
+    for code, template in dizhu.REASONS.items():
+        allowed = fields(template)
+        for language, words in dicts.items():
+            key = f"reason.{code}"
+            assert key in words, f"{language} lacks {key}"
+            assert fields(words[key]) <= allowed, f"{language} {key} uses unknown parameters"
+
+
+def test_every_hint_reason_is_translated_with_its_parameters(dicts):
+    for reason, template in HINT_REASONS.items():
+        for language, words in dicts.items():
+            key = f"hint.{reason}"
+            assert key in words, f"{language} lacks {key}"
+            assert fields(words[key]) <= fields(template), f"{language} {key} uses unknown parameters"
+
+
+def test_kinds_levels_sources_and_actions_are_translated(dicts):
+    needed = [f"kind.{kind.value}" for kind in dizhu.Kind]
+    needed += [f"rules.kind.{kind.value}" for kind in dizhu.Kind]
+    needed += [f"level.{level}" for level in dizhu.bots.LEVELS]
+    needed += [f"mult.{source}" for source in ("bid", "robs", "bomb", "rocket", "spring", "anti_spring")]
+    needed += [f"act.{a}" for a in ("bid", "call", "rob", "pass", "no_bid", "no_call", "no_rob")]
+    needed += [f"variant.{v}" for v in ("classic", "duel")]
+    needed += [f"error.{code}" for code in ("malformed_json", "body_too_large", "invalid_request", "missing_token",
+                                             "wrong_token", "unknown_game", "stale", "busy", "network")]
+    for language, words in dicts.items():
+        missing = [key for key in needed if key not in words]
+        assert not missing, f"{language} lacks {missing}"
+
+
+def test_every_key_the_ui_names_exists(dicts):
+    keys = used_keys()
+    assert len(keys) > 100  # the scan found the UI's keys
+    for language, words in dicts.items():
+        missing = sorted(key for key in keys if key not in words)
+        assert not missing, f"{language} lacks {missing}"
+
+
+def test_rules_sections_are_complete(dicts):
+    rules = (STATIC / "js" / "rules.js").read_text()
+    sections = re.findall(r"\['(\w+)', (\d+)\]", rules)
+    assert len(sections) >= 10
+    for language, words in dicts.items():
+        for name, count in sections:
+            for key in [f"rules.{name}.h"] + [f"rules.{name}.p{i}" for i in range(1, int(count) + 1)]:
+                assert key in words, f"{language} lacks {key}"
+
+
+def test_parameters_match_across_languages(dicts):
+    for key, text in dicts["en"].items():
+        for language in LANGUAGES[1:]:
+            assert fields(dicts[language][key]) == fields(text), f"{language} {key}"
