@@ -112,3 +112,21 @@ export function reasonParts(code, params = {}) {
 export function hintParts(key, params = {}) {
   return tParts(`hint.${key}`, params, renderParam);
 }
+
+/**
+ * One sentence for a round event (replay captions, screen-reader news).
+ * `called` tells whether a duel "pass" declined a call or a rob.
+ */
+export function describeEvent(ev, { called = false } = {}) {
+  switch (ev.type) {
+    case 'deal': return t('replay.deal', { name: seatName(ev.first) });
+    case 'bid': return `${seatName(ev.seat)}: ${actionLabel(ev.action, { phase: 'bidding', called })}`;
+    case 'redeal': return t('status.redeal');
+    case 'landlord': return t('replay.landlord', { name: seatName(ev.seat), cards: notationText(ev.bottom) });
+    case 'play': return `${seatName(ev.seat)}: ${kindName(ev.kind)} ${notationText(ev.play)}`;
+    case 'pass': return `${seatName(ev.seat)}: ${t('act.pass')}`;
+    case 'trick': return t('replay.trick', { name: seatName(ev.leader) });
+    case 'settle': return ev.winner === 'landlord' ? t('settle.landlord_wins') : t('settle.farmers_win');
+    default: return '';
+  }
+}

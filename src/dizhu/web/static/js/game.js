@@ -11,13 +11,19 @@ import { foldEvents, applyEvent, isDecision, lastDealIndex } from './tablestate.
 import { renderTable } from './table.js';
 import { renderCounter } from './counter.js';
 import { renderStatus, promptParts } from './status.js';
-import { reasonParts, hintParts, notationChips, setVariant } from './format.js';
+import { reasonParts, hintParts, notationChips, setVariant, describeEvent } from './format.js';
 import { SORT_MODES } from './cards.js';
 import { setting, setSetting } from './storage.js';
 import { t } from './i18n.js';
-import { $ } from './dom.js';
+import { $, h } from './dom.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Put a sentence in the visually hidden live region. */
+function announce(text) {
+  const el = $('announce');
+  if (el && text) el.textContent = text;
+}
 
 export class Game {
   /**
@@ -148,9 +154,12 @@ export class Game {
           await sleep(speed);
         }
         this.thinking = null;
+        const called = this.ds.called;
         applyEvent(this.ds, ev);
         this.shown += 1;
         this.render();
+        // Screen readers hear what the others do (the table itself is visual).
+        if (ev.type !== 'deal' && !(isDecision(ev) && ev.seat === 0)) announce(describeEvent(ev, { called }));
       }
     } finally {
       this.animating = false;
@@ -292,12 +301,12 @@ export class Game {
     this.suggested = null;
     if (hint.action.startsWith('play ')) {
       this.ui.hand.setSelection(hint.cards || [], { highlight: true });
-      this.message = { kind: 'hint', parts: [notationChips(hint.action.slice(5)), ' — ', ...reason] };
+      this.message = { kind: 'hint', parts: [notationChips(hint.action.slice(5)), h('span', { class: 'why' }, ...reason)] };
     } else {
       this.ui.hand.setSelection([]);
       this.suggested = hint.action;
       const label = hint.action === 'pass' && this.ds.phase === 'playing' ? t('act.pass') : null;
-      this.message = { kind: 'hint', parts: [label ?? t('status.suggested_bid'), ' — ', ...reason] };
+      this.message = { kind: 'hint', parts: [h('b', { text: label ?? t('status.suggested_bid') }), h('span', { class: 'why' }, ...reason)] };
     }
     this.render();
   }
@@ -343,7 +352,11 @@ export class Game {
       this.clearTransient();
       const ok = await this.send((o) => this.api.autoplay(o));
       if (ok) this.ui.hand.clear();
-      else this.scheduleAuto();
+      else {
+        // Refused (the reason is on the table): hand control back.
+        this.stopAuto();
+        this.render();
+      }
     }, Number(setting('autoInterval')));
   }
 

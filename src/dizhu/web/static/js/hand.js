@@ -83,7 +83,9 @@ export class HandView {
     const width = this.el.clientWidth || window.innerWidth;
     const vw = window.innerWidth;
     const vh = window.innerHeight;
-    let cw = Math.max(42, Math.min(vw / 5.5, vh / 7, 100));
+    // As large as the screen allows: a fifth of a phone's width, a seventh of
+    // a short landscape screen's height, 100px at most.
+    let cw = Math.max(42, Math.min(vw / 4.5, vh / 7, 100));
     let rows = 1;
     const stepFor = (perRow, w) => (perRow > 1 ? (width - w) / (perRow - 1) : w);
     if (n > 1 && stepFor(n, cw) < MIN_STEP) {
@@ -95,6 +97,10 @@ export class HandView {
     const step = Math.min(stepFor(perRow, cw), cw * MAX_STEP_RATIO);
     const lift = Math.round(ch * 0.2);
     this.el.style.setProperty('--cw', `${cw}px`);
+    // The corner index must fit in the strip each card leaves visible ("10"
+    // is the widest rank), so crowded hands get a smaller index.
+    const strip = n > 1 ? step : cw;
+    this.el.style.setProperty('--card-font', `${Math.min(cw * 0.36, (strip - 4) / 1.3)}px`);
     this.el.style.setProperty('--lift', `${lift}px`);
     this.el.style.height = `${Math.ceil(lift + ch + (rows - 1) * ch * ROW_SHOW)}px`;
     cards.forEach((card, i) => {

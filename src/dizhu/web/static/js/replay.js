@@ -5,7 +5,7 @@
 import { $, h, replace } from './dom.js';
 import { cardRow, cardFace, cardBack } from './cardview.js';
 import { foldEvents, lastDealIndex } from './tablestate.js';
-import { actionLabel, kindName, seatName, notationText } from './format.js';
+import { actionLabel, describeEvent, seatName } from './format.js';
 import { seatPosition } from './table.js';
 import { t } from './i18n.js';
 
@@ -59,20 +59,6 @@ export class Replay {
     this.render();
   }
 
-  caption(ev, ds) {
-    const name = (seat) => seatName(seat);
-    switch (ev.type) {
-      case 'deal': return t('replay.deal', { name: name(ev.first) });
-      case 'bid': return `${name(ev.seat)}: ${actionLabel(ev.action, { phase: 'bidding', called: ds.seatAct[ev.seat] && ds.seatAct[ev.seat].called })}`;
-      case 'landlord': return t('replay.landlord', { name: name(ev.seat), cards: notationText(ev.bottom) });
-      case 'play': return `${name(ev.seat)}: ${kindName(ev.kind)} ${notationText(ev.play)}`;
-      case 'pass': return `${name(ev.seat)}: ${t('act.pass')}`;
-      case 'trick': return t('replay.trick', { name: name(ev.leader) });
-      case 'settle': return ev.winner === 'landlord' ? t('settle.landlord_wins') : t('settle.farmers_win');
-      default: return ev.type;
-    }
-  }
-
   render() {
     const ds = foldEvents(this.variant, this.events, this.step + 1, { initialHands: this.initial });
     const ev = this.events[this.step];
@@ -93,7 +79,8 @@ export class Replay {
     const bottom = h('div', { class: 'replay-bottom' }, h('span', { text: t('table.bottom') }),
       ...(ds.bottomIds ? ds.bottomIds.map((id) => cardFace(id, 'mini')) : [0, 1, 2].map(() => cardBack('mini'))));
     replace($('replay-table'), bottom, seats);
-    $('replay-caption').textContent = ev ? this.caption(ev, ds) : '';
+    const called = ev && ev.type === 'bid' && ds.seatAct[ev.seat] ? ds.seatAct[ev.seat].called : false;
+    $('replay-caption').textContent = ev ? describeEvent(ev, { called }) : '';
     $('replay-step').textContent = t('replay.step', { i: this.step + 1, n: this.events.length });
     $('replay-first').disabled = $('replay-prev').disabled = this.step === 0;
     $('replay-next').disabled = $('replay-last').disabled = this.step === this.events.length - 1;

@@ -18,7 +18,7 @@ function roleBadge(ds, seat) {
 
 /** Duel: the farmer wins on getting down to the handicap (0: must play out). */
 function winsAt(ds, seat) {
-  if (ds.variant !== 'duel' || ds.landlord === null || ds.landlord === seat || ds.robs === 0) return null;
+  if (ds.variant !== 'duel' || ds.landlord === null || ds.landlord === seat) return null;
   return h('span', { class: 'wins-at', text: t('table.wins_at', { n: ds.robs }) });
 }
 
@@ -86,7 +86,9 @@ function zone(ds, seat) {
 /** The words for what makes up the multiplier so far. */
 export function multiplierParts(ds) {
   const parts = [];
-  if (ds.variant === 'duel') parts.push(t('mult.robs_now', { n: ds.robs, factor: 2 ** ds.robs }));
+  if (ds.variant === 'duel') {
+    if (ds.robs > 0) parts.push(t('mult.robs_now', { n: ds.robs, factor: 2 ** ds.robs }));
+  }
   else if (ds.highest > 0) parts.push(t('mult.bid_now', { n: ds.highest }));
   const bombs = ds.doublings.filter((d) => d.source === 'bomb').length;
   const rockets = ds.doublings.length - bombs;
