@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from e2e_support import CHROMIUM, CHROMIUM_ARGS, DESKTOP, ROOT, Table
+from .e2e_support import CHROMIUM, CHROMIUM_ARGS, DESKTOP, ROOT, Table
 
 
 def _free_port() -> int:

@@ -161,6 +161,12 @@ class Table:
                 self.bid_quickly(variant)
         raise AssertionError("never reached the playing phase")
 
+    def another_round(self) -> None:
+        """Press "Another round" on the settlement sheet and wait for the new deal."""
+        round_number = int(self.progress().split(":")[0])
+        self.page.click("[data-ctl=another-round]")
+        self.wait(f"body[data-progress^='{round_number + 1}:']")  # the stamp starts with the round
+
     def new_game_from_menu(self) -> None:
         self.page.click("#menu-btn")
         self.page.click("#menu-new-game")

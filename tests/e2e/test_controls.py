@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
 
 
 def unrelated_pair(table) -> list[int]:
@@ -81,8 +81,7 @@ def test_autoplay_plays_a_round_and_stops_on_command(make_table):
     assert table.page.get_attribute("[data-ctl=auto]", "aria-pressed") == "true"
     # Nobody touches anything: the round plays itself to the settlement.
     table.wait("#settle-dialog[open]", timeout=120_000)
-    table.page.click("[data-ctl=another-round]")
-    table.wait("body[data-progress^='2:']")
+    table.another_round()
 
     # Start again, let it act once, then stop it.
     table.wait("body[data-turn=me]")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
 
 LANGUAGES = ["ja", "zh-Hans", "zh-Hant", "en"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT
+from .e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT
 
 
 def become_landlord(table) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from e2e_support import PHONE_LANDSCAPE, PHONE_PORTRAIT
+from .e2e_support import PHONE_LANDSCAPE, PHONE_PORTRAIT
 
 
 def snapshot(table) -> dict:
@@ -30,7 +30,7 @@ def reach_trick_in_progress(table) -> None:
         with table.progressing():
             table.play_turn()
         if table.wait_turn_or_over() == "over":
-            table.page.click("[data-ctl=another-round]")
+            table.another_round()
             table.to_my_play_turn()
     raise AssertionError("never had to answer a play")
 
@@ -68,7 +68,7 @@ def test_continue_from_the_start_screen_restores_hand_and_totals(make_table):
     table = make_table(PHONE_PORTRAIT).open()
     table.start("classic", "normal")
     table.play_round("classic")
-    table.page.click("[data-ctl=another-round]")
+    table.another_round()
     table.wait_turn_or_over()
     before = snapshot(table)
     table.page.click("#menu-btn")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
 
 
 def settlement_points(table) -> tuple[list[int], list[int]]:

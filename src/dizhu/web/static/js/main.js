@@ -261,6 +261,9 @@ function onKey(e) {
     if (key === 'Enter') act(showSettlement);
     return;
   }
+  // Arrows and X work from anywhere on the table: they bring the focus (and
+  // so the visible cursor) to the hand.
+  if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'x', 'X'].includes(e.key) && target !== hand.el) hand.el.focus();
   if (hand.handleKey(e.key, target === hand.el)) {
     e.preventDefault();
     return;

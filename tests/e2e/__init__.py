@@ -1,0 +1,1 @@
+"""Browser end-to-end tests (a package, so its conftest never shadows tests/conftest.py)."""
