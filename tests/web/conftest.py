@@ -123,3 +123,41 @@ def stored_state(client: TestClient, game_id: str) -> str:
 
 
 __all__ = ["Game", "new_game", "auth", "install_round", "stored_state", "service_of", "asyncio"]
+
+
+# ---- asynchronous clients, for concurrency
+
+
+import contextlib  # noqa: E402
+
+import httpx  # noqa: E402
+
+
+@contextlib.asynccontextmanager
+async def async_client(settings: Settings, **app_kwargs: Any):
+    """An httpx.AsyncClient on a fresh app whose lifespan runs around it."""
+    app = create_app(settings, **app_kwargs)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
+            c.app = app  # type: ignore[attr-defined]
+            yield c
+
+
+from dizhu.web.botpool import BotRunner  # noqa: E402
+
+
+class GatedBots(BotRunner):
+    """Bots on threads whose every decision first waits for ``gate`` to open."""
+
+    def __init__(self) -> None:
+        super().__init__(0, None, 30.0)
+        self.gate = asyncio.Event()
+        self.waiting = asyncio.Event()
+        self.decisions = 0
+
+    async def decide(self, *args: Any, **kwargs: Any):
+        self.waiting.set()
+        await self.gate.wait()
+        self.decisions += 1
+        return await super().decide(*args, **kwargs)

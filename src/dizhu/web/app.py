@@ -21,9 +21,10 @@ from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
+from ..moves import play_table
 from .botpool import BotRunner
 from .errors import install_handlers
-from .middleware import BodyLimit, SecurityHeaders
+from .middleware import BodyLimit, SafetyNet, SecurityHeaders
 from .schemas import Act, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds, Settings as SettingsBody
 from .schemas import Step, View
 from .service import GameService, Reply
@@ -96,6 +97,9 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # The engine builds its move tables (about half a second) on first use:
+        # do it now, before anyone waits on it.
+        play_table()
         store = AsyncStore(lambda: SQLiteStore(settings.db_path, settings.sync))
         runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout)
         await runner.start()
@@ -121,8 +125,9 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         lifespan=lifespan,
     )
     install_handlers(app)
-    # Added last = outermost: the security headers wrap even the 413 answer.
+    # Added last = outermost: the security headers wrap even the 413 and 500 answers.
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(SafetyNet)
     app.add_middleware(SecurityHeaders)
 
     def service(request: Request) -> GameService:

@@ -19,7 +19,8 @@ from starlette.responses import Response
 
 from ..errors import DizhuError
 
-__all__ = ["ApiError", "engine_error", "error_response", "install_handlers", "json_bytes"]
+__all__ = ["ApiError", "engine_error", "error_response", "install_handlers", "json_bytes", "log_unexpected",
+           "internal_error"]
 
 log = logging.getLogger("dizhu.web")
 
@@ -100,10 +101,13 @@ def install_handlers(app: FastAPI) -> None:
         headers = dict(exc.headers or {})
         return error_response(ApiError(exc.status_code, code, message, headers=headers))
 
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> Response:
-        # The frames say where; the exception's text is left out because it
-        # could quote game state.
-        frames = "".join(traceback.format_tb(exc.__traceback__))
-        log.error("unexpected %s on %s %s\n%s", type(exc).__name__, request.method, request.url.path, frames)
-        return error_response(ApiError(500, "internal_error", "the server failed to handle this request"))
+
+def log_unexpected(exc: BaseException, method: str, path: str) -> None:
+    """Log a failure by its type and frames.  The exception's own text is
+    left out because it could quote game state (a hand, a deal code)."""
+    frames = "".join(traceback.format_tb(exc.__traceback__))
+    log.error("unexpected %s on %s %s\n%s", type(exc).__name__, method, path, frames)
+
+
+def internal_error() -> ApiError:
+    return ApiError(500, "internal_error", "the server failed to handle this request")

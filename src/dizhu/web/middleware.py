@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Awaitable, Callable
 
-from .errors import ApiError, json_bytes
+from .errors import ApiError, internal_error, json_bytes, log_unexpected
 
-__all__ = ["SecurityHeaders", "BodyLimit", "SECURITY_HEADERS"]
+__all__ = ["SecurityHeaders", "BodyLimit", "SafetyNet", "SECURITY_HEADERS"]
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -71,6 +71,40 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class SafetyNet:
+    """Turns an unexpected exception into a 500 ``internal_error`` answer.
+
+    It logs the failure without the exception's text and does not re-raise,
+    so the server below does not print a full traceback with it.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:  # noqa: BLE001 - the point of this class
+            log_unexpected(exc, scope.get("method", "?"), scope.get("path", "?"))
+            if started:
+                return  # too late for an error answer: the connection just ends
+            payload = json_bytes(internal_error().body())
+            await send({"type": "http.response.start", "status": 500,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(payload)).encode())]})
+            await send({"type": "http.response.body", "body": payload})
 
 
 class BodyLimit:

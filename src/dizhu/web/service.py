@@ -347,14 +347,17 @@ class GameService:
             inflight = session.inflight
             if inflight is not None and inflight.request_id == request_id:
                 _check_fingerprint(inflight.fingerprint, fingerprint)
-                return await asyncio.shield(inflight.future)  # a double tap: wait for the first
-            raise ApiError(429, "busy", "the game is still answering another request", headers={"Retry-After": "1"})
+                return await self._await_first(inflight.future)  # a double tap: the first one's answer
+            raise _busy()
         async with session.lock:
             future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
             session.inflight = _InFlight(request_id, fingerprint, future)
             try:
                 reply = await self._write_locked(game_id, session, kind, request, fingerprint, change,
                                                  since_from_now)
+            except asyncio.CancelledError:
+                future.cancel()
+                raise
             except BaseException as exc:
                 future.set_exception(exc)
                 future.exception()  # marks it retrieved: nobody else may be waiting
@@ -364,6 +367,15 @@ class GameService:
                 return reply
             finally:
                 session.inflight = None
+
+    @staticmethod
+    async def _await_first(future: "asyncio.Future[Reply]") -> Reply:
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            if future.cancelled():  # the first request was dropped, not this one
+                raise _busy() from None
+            raise
 
     async def _write_locked(
         self,
@@ -389,7 +401,9 @@ class GameService:
                 _, body, thinking = await self._play_computers(session, record, match, request=seen,
                                                                answer_since=seen.since)
                 return Reply(body, bot_seconds=thinking)
-            _, _, body = await self._commit(session, record, match, request=seen, answer_since=seen.since)
+            # The computers' turn was already finished (at start-up): just answer.
+            body = json_bytes(render(record, snapshot(match, record.version), seen.since))
+            await self.store.save(record, record.version, request=replace(seen, response=body.decode()))
             return Reply(body)
         if record.pending:
             record, _, _ = await self._play_computers(session, record, self._match(session, record))
@@ -477,3 +491,6 @@ def _unknown_game() -> ApiError:
 def _stale(current: int) -> ApiError:
     return ApiError(409, "stale", "the game has moved on since this view; reload it", version=current)
 
+
+def _busy() -> ApiError:
+    return ApiError(429, "busy", "the game is still answering another request", headers={"Retry-After": "1"})

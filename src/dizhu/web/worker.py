@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from ..bots import create, hint
+from ..game import Round
 
 __all__ = ["init_worker", "warm", "decide", "suggest"]
 
@@ -35,7 +36,15 @@ def init_worker(parent_pid: int) -> None:
 
 
 def warm() -> int:
-    """A no-op that makes the pool start (and import the bots) before the first game."""
+    """Start a worker before the first game: one decision per variant builds
+    the move tables (half a second) that would otherwise delay a player."""
+    for variant, bid in (("classic", "bid 3"), ("duel", "call")):
+        round_ = Round.deal(variant, seed="warm-up")
+        round_.apply(round_.to_act, bid)
+        if round_.phase == "bidding":
+            round_.apply(round_.to_act, "pass")
+        seat = round_.to_act
+        create("normal", variant, seed="warm-up").decide(round_.observation(seat))
     return os.getpid()
 
 

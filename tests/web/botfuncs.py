@@ -1,0 +1,30 @@
+"""Bot functions with faults, for the pool tests (module level: worker processes import them)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from dizhu.web.worker import decide as real_decide
+
+
+def slow_decide(level, variant, seed, budget, observation):
+    """Thinks (blocking its process) for a second, then decides like the real bot."""
+    time.sleep(1.0)
+    return real_decide(level, variant, seed, budget, observation)
+
+
+def failing_decide(level, variant, seed, budget, observation):
+    raise RuntimeError("the bot is broken")
+
+
+def illegal_decide(level, variant, seed, budget, observation):
+    return "play 3333333"
+
+
+def dying_decide(level, variant, seed, budget, observation):
+    os._exit(3)  # the worker process dies, as if killed
+
+
+def failing_suggest(observation, level, budget):
+    raise RuntimeError("the hint is broken")

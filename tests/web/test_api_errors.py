@@ -1,0 +1,389 @@
+"""Every refusal: the status, the machine-readable code, and a game left exactly as it was."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dizhu import REASONS, Round
+from dizhu.web import create_app
+
+from conftest import auth, install_round, new_game, stored_state
+
+HUMAN_LEADS = dict(hands=["33344455566677788", "99TTJJQQKKAA22BRT", "3456789JJQQKKAA22"], bottom="89T",
+                   first=0)
+WRITES = ["act", "autoplay", "another-round", "new-game", "new-match"]
+
+
+def error_of(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json"
+    body = response.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "params"}
+    error = body["error"]
+    assert error["code"] == code, error
+    assert error["message"] and "Traceback" not in response.text and 'File "' not in response.text
+    assert response.headers["x-content-type-options"] == "nosniff"
+    return error
+
+
+@pytest.fixture
+def game(client):
+    return new_game(client)
+
+
+class Unchanged:
+    """Asserts that the game's view and stored state are the same afterwards."""
+
+    def __init__(self, client, game):
+        self.client, self.game = client, game
+
+    def __enter__(self):
+        self.view = self.game.get().json()
+        self.state = stored_state(self.client, self.game.id)
+        return self
+
+    def __exit__(self, *exc):
+        if exc[0] is None:
+            assert self.game.get().json() == self.view
+            assert stored_state(self.client, self.game.id) == self.state
+
+
+# ---- transport
+
+
+@pytest.mark.parametrize("path", WRITES + ["hint"])
+def test_malformed_json(client, game, path):
+    with Unchanged(client, game):
+        response = client.post(f"/api/games/{game.id}/{path}", content=b'{"action": "pass",',
+                               headers={**game.headers, "content-type": "application/json"})
+        error_of(response, 400, "malformed_json")
+
+
+def test_malformed_json_on_create_and_settings(client, game):
+    error_of(client.post("/api/games", content=b"{nope", headers={"content-type": "application/json"}),
+             400, "malformed_json")
+    response = client.patch(f"/api/games/{game.id}", content=b"[", headers={**game.headers,
+                                                                            "content-type": "application/json"})
+    error_of(response, 400, "malformed_json")
+
+
+@pytest.mark.parametrize("body,field", [
+    ({"action": "pass", "version": 1, "request_id": "a", "extra": 1}, "extra"),
+    ({"action": "pass", "version": "1", "request_id": "a"}, "version"),
+    ({"action": "pass", "version": True, "request_id": "a"}, "version"),
+    ({"action": "pass", "version": -1, "request_id": "a"}, "version"),
+    ({"action": "pass", "version": 1.5, "request_id": "a"}, "version"),
+    ({"action": "pass", "request_id": "a"}, "version"),
+    ({"action": "pass", "version": 1}, "request_id"),
+    ({"action": "pass", "version": 1, "request_id": ""}, "request_id"),
+    ({"action": "pass", "version": 1, "request_id": "has space"}, "request_id"),
+    ({"action": "pass", "version": 1, "request_id": "x" * 129}, "request_id"),
+    ({"version": 1, "request_id": "a"}, "action"),
+    ({"action": 3, "version": 1, "request_id": "a"}, "action"),
+    ({"action": "p" * 81, "version": 1, "request_id": "a"}, "action"),
+    ({"action": "play 3", "cards": [54], "version": 1, "request_id": "a"}, "cards"),
+    ({"action": "play 3", "cards": ["3"], "version": 1, "request_id": "a"}, "cards"),
+    ({"action": "play 3", "cards": list(range(21)), "version": 1, "request_id": "a"}, "cards"),
+    ({"action": "pass", "version": 1, "request_id": "a", "since": -1}, "since"),
+])
+def test_invalid_act_bodies(client, game, body, field):
+    with Unchanged(client, game):
+        error = error_of(game.post("act", body), 422, "invalid_request")
+        assert any(d.startswith(field) for d in error["params"]["detail"]), error
+
+
+@pytest.mark.parametrize("body", [[], "pass", 3, None])
+def test_a_body_that_is_not_an_object(client, game, body):
+    with Unchanged(client, game):
+        error_of(client.post(f"/api/games/{game.id}/act", content=json.dumps(body).encode(),
+                             headers={**game.headers, "content-type": "application/json"}),
+                 422, "invalid_request")
+
+
+@pytest.mark.parametrize("body", [
+    {"variant": "triple"}, {"level": "impossible"}, {"language": "fr"}, {"variant": "classic", "x": 1},
+    {"deal_code": "poker-1"}, {"deal_code": "classic-"}, {"deal_code": "classic-a b"}, {"deal_code": 5},
+    {"deal_code": "classic-" + "a" * 200},
+])
+def test_invalid_create_bodies(client, body):
+    error_of(client.post("/api/games", json=body), 422, "invalid_request")
+
+
+def test_a_deal_code_for_the_other_variant_is_refused(client):
+    error = error_of(client.post("/api/games", json={"variant": "duel", "deal_code": "classic-abc"}),
+                     422, "deal_code_variant")
+    assert error["params"] == {"code_variant": "classic", "variant": "duel"}
+
+
+@pytest.mark.parametrize("body", [{"language": "xx"}, {}, {"language": "ja", "level": "normal"}])
+def test_invalid_settings(client, game, body):
+    with Unchanged(client, game):
+        error_of(client.patch(f"/api/games/{game.id}", json=body, headers=game.headers), 422, "invalid_request")
+
+
+def test_hint_takes_no_fields(client, game):
+    error_of(game.post("hint", {"level": "super-hard"}), 422, "invalid_request")
+
+
+def test_invalid_since_query(client, game):
+    response = client.get(f"/api/games/{game.id}", params={"since": "x"}, headers=game.headers)
+    error_of(response, 422, "invalid_request")
+    response = client.get(f"/api/games/{game.id}", params={"since": -2}, headers=game.headers)
+    error_of(response, 422, "invalid_request")
+
+
+def test_oversized_bodies(client, game):
+    big = {"action": "pass", "version": 1, "request_id": "a", "cards": None, "pad": "x" * 17000}
+    with Unchanged(client, game):
+        error = error_of(game.post("act", big), 413, "body_too_large")
+        assert error["params"] == {"limit": 16384}
+
+        def chunks():  # no Content-Length: counted as it arrives
+            for _ in range(20):
+                yield b" " * 1024
+
+        response = client.post(f"/api/games/{game.id}/act", content=chunks(),
+                               headers={**game.headers, "content-type": "application/json"})
+        error_of(response, 413, "body_too_large")
+    error_of(client.post("/api/games", content=b"{" + b" " * 20000 + b"}",
+                         headers={"content-type": "application/json"}), 413, "body_too_large")
+
+
+def test_a_body_just_under_the_limit_is_read(client, game):
+    body = json.dumps({"action": "pass", "version": game.view["version"], "request_id": "a"})
+    padded = body[:-1] + " " * (16384 - len(body)) + "}"
+    assert len(padded) == 16384
+    response = client.post(f"/api/games/{game.id}/act", content=padded.encode(),
+                           headers={**game.headers, "content-type": "application/json"})
+    assert response.status_code == 200
+
+
+def test_unknown_paths_and_methods(client, game):
+    error_of(client.get("/api/nothing"), 404, "not_found")
+    response = client.delete(f"/api/games/{game.id}", headers=game.headers)
+    error_of(response, 405, "method_not_allowed")
+    error_of(client.put("/api/games", json={}), 405, "method_not_allowed")
+
+
+# ---- who may see and touch a game
+
+
+@pytest.mark.parametrize("method,path,body", [
+    ("get", "", None), ("patch", "", {"language": "ja"}), ("get", "/rounds", None), ("post", "/hint", {}),
+    ("post", "/act", {"action": "pass", "version": 1, "request_id": "a"}),
+    ("post", "/autoplay", {"version": 1, "request_id": "a"}),
+    ("post", "/another-round", {"version": 1, "request_id": "a"}),
+    ("post", "/new-game", {"version": 1, "request_id": "a"}),
+    ("post", "/new-match", {"version": 1, "request_id": "a"}),
+])
+def test_every_game_call_needs_the_right_token(client, game, method, path, body):
+    other = new_game(client)
+    call = getattr(client, method)
+    kwargs = {"json": body} if body is not None else {}
+    url = f"/api/games/{game.id}{path}"
+    with Unchanged(client, game):
+        response = call(url, **kwargs)
+        error_of(response, 401, "missing_token")
+        assert response.headers["www-authenticate"] == "Bearer"
+        error_of(call(url, headers={"Authorization": f"Basic {game.token}"}, **kwargs), 401, "missing_token")
+        error_of(call(url, headers={"Authorization": "Bearer"}, **kwargs), 401, "missing_token")
+        error_of(call(url, headers=auth(other.token), **kwargs), 403, "wrong_token")
+        error_of(call(url, headers=auth(game.token[:-1] + ("A" if game.token[-1] != "A" else "B")), **kwargs),
+                 403, "wrong_token")
+        error_of(call(url, headers=auth("x" * 5000), **kwargs), 403, "wrong_token")
+        for forged in ["A" * 22, game.id[:-1] + ("A" if game.id[-1] != "A" else "B"), "short", "x" * 300,
+                       "%C3%A9" * 11, "%00" * 22]:
+            response = call(f"/api/games/{forged}{path}", headers=game.headers, **kwargs)
+            error_of(response, 404, "unknown_game")
+        # not a game's address at all
+        assert call(f"/api/games/..%2F..%2Fetc{path}", headers=game.headers, **kwargs).status_code in (404, 405)
+
+
+def test_tokens_are_stored_hashed(client, game):
+    record = client.portal.call(client.app.state.service.store.load, game.id)
+    assert game.token not in record.token_hash and game.token not in record.state
+    raw = (client.app.state.service.settings.db_path).read_bytes()
+    assert game.token.encode() not in raw
+
+
+# ---- the game's own refusals
+
+
+def lead_position(client, game):
+    install_round(client, game, Round.from_deal("classic", **HUMAN_LEADS, landlord=0))
+    return game
+
+
+def respond_position(client, game):
+    r = Round.from_deal("classic", **HUMAN_LEADS, landlord=1)
+    r.apply(1, "play 99")
+    r.apply(2, "pass")
+    install_round(client, game, r)
+    return game
+
+
+def bidding_position(client, game, first=2, bids=("bid 2",)):
+    r = Round.from_deal("classic", **{**HUMAN_LEADS, "first": first})
+    for i, bid in enumerate(bids):
+        r.apply((first + i) % 3, bid)
+    install_round(client, game, r)
+    return game
+
+
+CASES = [
+    # (position, action, cards, code)
+    (lead_position, "pass", None, "must_lead"),
+    (lead_position, "play 34", None, "not_a_pair"),
+    (lead_position, "play 34568", None, "chain_gap"),
+    (lead_position, "play QQ", None, "not_in_hand"),
+    (lead_position, "bid 2", None, "not_bidding"),
+    (lead_position, "call", None, "not_bidding"),
+    (lead_position, "dance", None, "malformed_action"),
+    (lead_position, "play xyz", None, "malformed_action"),
+    (lead_position, "play 33", "44", "cards_mismatch"),
+    (lead_position, "pass", "3", "cards_mismatch"),
+    (lead_position, "play 33", "33dup", "bad_notation"),
+    (lead_position, "play QQ", "QQ", "not_in_hand"),
+    (respond_position, "play 33", None, "too_weak"),
+    (respond_position, "play 333", None, "wrong_kind"),
+    (respond_position, "play 34567", None, "wrong_kind"),
+    (bidding_position, "bid 1", None, "bid_too_low"),
+    (bidding_position, "bid 2", None, "bid_too_low"),
+    (bidding_position, "rob", None, "not_in_variant"),
+    (bidding_position, "play 33", None, "still_bidding"),
+]
+
+
+def card_ids(game, spec):
+    """Card ids for a test: ranks from the human's hand ("44"), a duplicate, or cards not held."""
+    hand = game.obs["hand_ids"]
+    if spec == "33dup":
+        three = next(i for i in hand if i // 4 == 0)
+        return [three, three]
+    ranks = {"3": 0, "4": 1, "Q": 9}
+    wanted = [ranks[ch] for ch in spec]
+    if spec == "QQ":  # Qs are not in the human's hand
+        return [i for i in range(54) if i // 4 == 9][:2]
+    out = []
+    for rank in wanted:
+        out.append(next(i for i in hand if i // 4 == rank and i not in out))
+    return out
+
+
+@pytest.mark.parametrize("position,action,cards,code", CASES,
+                         ids=[f"{c[3]}:{c[1]}" for c in CASES])
+def test_illegal_actions_get_the_engines_reason(client, game, position, action, cards, code):
+    position(client, game)
+    ids = None if cards is None else card_ids(game, cards)
+    with Unchanged(client, game):
+        error = error_of(game.act(action, cards=ids), 422, code)
+    assert code in REASONS or code == "cards_mismatch"
+    if code in REASONS and code != "bad_notation":
+        template = REASONS[code]
+        assert error["message"] == template.format(**error["params"])
+    # and the right move is still accepted afterwards
+    assert game.act(game.obs["legal_actions"][-1]).status_code == 200
+
+
+def test_duel_refuses_points_bidding_and_cards_outside_its_deck(client):
+    game = new_game(client, variant="duel")
+    with Unchanged(client, game):
+        error_of(game.act("bid 1"), 422, "not_in_variant")
+    if game.obs["legal_actions"] == ["pass", "call"]:
+        with Unchanged(client, game):
+            error_of(game.act("rob"), 422, "nobody_called")
+    response = game.act("play 3")
+    assert response.status_code == 422 and response.json()["error"]["code"] in REASONS
+
+
+def test_acting_after_the_round_is_over(client, game):
+    game.play_out()
+    with Unchanged(client, game):
+        error_of(game.act("pass"), 422, "round_over")
+        error_of(game.write("autoplay"), 422, "round_over")
+        error_of(game.post("hint", {}), 422, "round_over")
+
+
+def test_another_round_while_a_round_is_being_played(client, game):
+    with Unchanged(client, game):
+        error_of(game.write("another-round"), 409, "round_in_progress")
+
+
+@pytest.mark.parametrize("path", WRITES)
+def test_a_stale_version_is_refused(client, game, path):
+    current = game.view["version"]
+    body = {"version": current - 1, "request_id": "old"}
+    if path == "act":
+        body["action"] = game.obs["legal_actions"][0]
+    with Unchanged(client, game):
+        error = error_of(game.post(path, body), 409, "stale")
+        assert error["params"] == {"version": current}
+        error_of(game.post(path, {**body, "version": current + 5, "request_id": "new"}), 409, "stale")
+
+
+# ---- the same request twice
+
+
+def test_a_repeated_request_is_applied_once_and_answered_the_same(client, game):
+    body = {"action": game.obs["legal_actions"][0], "version": game.view["version"], "request_id": "tap-1"}
+    first = game.post("act", body)
+    assert first.status_code == 200
+    state = stored_state(client, game.id)
+    second = game.post("act", body)
+    assert second.status_code == 200 and second.content == first.content
+    assert stored_state(client, game.id) == state
+    # a fresh request at the old version is stale, so the double tap could not have acted twice
+    error_of(game.post("act", {**body, "request_id": "tap-2"}), 409, "stale")
+
+
+@pytest.mark.parametrize("path", ["autoplay", "new-game", "new-match"])
+def test_repeated_steps_are_applied_once(client, game, path):
+    body = {"version": game.view["version"], "request_id": f"{path}-1"}
+    first = game.post(path, body)
+    assert first.status_code == 200
+    view = game.get().json()
+    second = game.post(path, body)
+    assert second.content == first.content
+    assert game.get().json() == view
+
+
+def test_a_request_id_reused_for_another_request(client, game):
+    body = {"action": game.obs["legal_actions"][0], "version": game.view["version"], "request_id": "same"}
+    assert game.post("act", body).status_code == 200
+    changed = {**body, "action": game.obs["legal_actions"][-1]}
+    error_of(game.post("act", changed), 422, "request_id_reused")
+    error_of(game.post("new-game", {"version": body["version"], "request_id": "same"}), 422,
+             "request_id_reused")
+
+
+def test_a_refused_request_can_be_retried_with_the_same_id(client, game):
+    lead_position(client, game)
+    body = {"action": "pass", "version": game.view["version"], "request_id": "retry"}
+    error_of(game.post("act", body), 422, "must_lead")
+    error_of(game.post("act", body), 422, "must_lead")
+    assert game.post("act", {**body, "action": "play 3", "request_id": "retry-2"}).status_code == 200
+
+
+# ---- failures inside the server
+
+
+def test_an_internal_failure_is_a_500_without_details(settings, caplog):
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        game = new_game(client)
+        service = client.app.state.service
+
+        secret = "-".join(["SECRET", "HAND", "33344455"])  # so no source line shows it
+
+        async def broken(game_id):
+            raise RuntimeError(secret)
+
+        service.store.rounds = broken
+        with caplog.at_level(logging.ERROR, logger="dizhu"):
+            response = client.get(f"/api/games/{game.id}/rounds", headers=game.headers)
+        error = error_of(response, 500, "internal_error")
+        assert "SECRET" not in response.text and "SECRET" not in error["message"]
+        assert "SECRET" not in caplog.text and "RuntimeError" in caplog.text

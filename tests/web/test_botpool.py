@@ -1,0 +1,108 @@
+"""The bot worker pool: the event loop stays responsive, and faults fall back to a legal move."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from dizhu.game import deal_cards
+from dizhu.web.botpool import BotRunner
+
+import botfuncs
+from conftest import async_client, auth, new_game
+
+from fastapi.testclient import TestClient
+
+from dizhu.web import create_app
+
+
+def code_with_first_bidder(seat: int, variant: str = "classic") -> str:
+    return next(code for n in range(100) if deal_cards(code := f"{variant}-pool{n}", 0).first == seat)
+
+
+async def create_with_computer_first(c, variant="classic"):
+    """A game whose creation needs exactly one computer decision (the last seat bids first)."""
+    code = code_with_first_bidder(2 if variant == "classic" else 1, variant)
+    response = await c.post("/api/games", json={"variant": variant, "level": "normal", "deal_code": code})
+    assert response.status_code == 201, response.text
+    game = response.json()
+    assert len(game["view"]["observation"]["bids"]) == 1
+    return game
+
+
+def test_the_server_answers_while_a_computer_thinks_in_a_process(settings):
+    async def scenario():
+        bots = BotRunner(1, None, 30.0, decide_fn=botfuncs.slow_decide)
+        async with async_client(settings, bots=bots) as c:
+            start = time.perf_counter()
+            created = asyncio.create_task(create_with_computer_first(c))
+            gaps = []
+            while not created.done():
+                t = time.perf_counter()
+                assert (await c.get("/api/health")).status_code == 200
+                gaps.append(time.perf_counter() - t)
+                await asyncio.sleep(0.05)
+            await created
+            assert time.perf_counter() - start >= 1.0  # the computer thought for a second
+            assert len(gaps) >= 10 and max(gaps) < 0.25  # and the server kept answering
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("decide_fn", [botfuncs.failing_decide, botfuncs.illegal_decide])
+def test_a_broken_bot_is_replaced_by_the_fallback_move(settings, decide_fn, caplog):
+    async def scenario():
+        bots = BotRunner(0, None, 30.0, decide_fn=decide_fn)
+        async with async_client(settings, bots=bots) as c:
+            game = await create_with_computer_first(c)
+            gid, headers, view = game["game_id"], auth(game["token"]), game["view"]
+            for _ in range(60):
+                if view["observation"]["phase"] == "over":
+                    break
+                response = await c.post(f"/api/games/{gid}/act", headers=headers, json={
+                    "action": view["observation"]["legal_actions"][0], "version": view["version"],
+                    "request_id": f"r{view['version']}"})
+                assert response.status_code == 200, response.text
+                view = response.json()
+            assert view["observation"]["phase"] == "over"
+
+    asyncio.run(scenario())
+    assert "bot decision failed" in caplog.text
+
+
+def test_a_bot_over_its_time_limit_is_replaced(settings):
+    async def scenario():
+        bots = BotRunner(0, None, 0.2, decide_fn=botfuncs.slow_decide)
+        async with async_client(settings, bots=bots) as c:
+            start = time.perf_counter()
+            game = await create_with_computer_first(c)
+            assert game["view"]["observation"]["to_act"] == 0
+            assert time.perf_counter() - start < 5
+
+    asyncio.run(scenario())
+
+
+def test_a_dead_worker_is_replaced_by_a_new_pool(settings, caplog):
+    async def scenario():
+        bots = BotRunner(1, None, 30.0, decide_fn=botfuncs.dying_decide)
+        async with async_client(settings, bots=bots) as c:
+            game = await create_with_computer_first(c)
+            assert game["view"]["observation"]["to_act"] == 0
+            assert "worker died" in caplog.text and "bot decision failed" in caplog.text
+            caplog.clear()
+            bots._decide_fn = botfuncs.real_decide  # the new pool works normally
+            again = await create_with_computer_first(c)
+            assert again["view"]["observation"]["to_act"] == 0
+            assert "bot decision failed" not in caplog.text
+
+    asyncio.run(scenario())
+
+
+def test_a_broken_hint_falls_back_to_the_normal_level(settings):
+    bots = BotRunner(0, None, 30.0, suggest_fn=botfuncs.failing_suggest)
+    with TestClient(create_app(settings, bots=bots)) as client:
+        game = new_game(client)
+        hint = game.post("hint", {}).json()
+        assert hint["action"] in game.obs["legal_actions"]
