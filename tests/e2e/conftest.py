@@ -28,7 +28,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory) -> Iterator[str]:
     """A real `dizhu serve` on a free port; yields its base URL."""
     data = tmp_path_factory.mktemp("dizhu-data")
@@ -61,7 +61,9 @@ def server(tmp_path_factory) -> Iterator[str]:
     log.close()
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running
+# in this thread while it is open, which would break later asyncio-based tests.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/test does)")
