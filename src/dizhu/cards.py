@@ -94,7 +94,11 @@ JOKERS = (int(Rank.BLACK_JOKER), int(Rank.RED_JOKER))
 
 
 class Suit(IntEnum):
-    """Suits exist only to tell physical cards apart; they never rank."""
+    """Suits exist only to tell physical cards apart; they never rank.
+
+    >>> [s.symbol for s in Suit]
+    ['♠', '♥', '♣', '♦']
+    """
 
     SPADES = 0
     HEARTS = 1
@@ -111,6 +115,12 @@ class NotationError(DizhuError):
 
     ``symbol`` names the offending symbol when there is one; ``reason`` is
     always ``"bad_notation"``.
+
+    >>> try:
+    ...     parse_cards("3 4 Z")
+    ... except NotationError as e:
+    ...     print(e.symbol, e.reason, isinstance(e, ValueError))
+    Z bad_notation True
     """
 
     def __init__(self, message: str, *, symbol: str | None = None) -> None:

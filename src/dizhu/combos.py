@@ -53,7 +53,11 @@ TWO = int(Rank.TWO)
 
 
 class Kind(StrEnum):
-    """The 14 kinds of play.  ``str(Kind.PLANE_PAIR) == 'plane_pair'``."""
+    """The 14 kinds of play, as ``str`` values.
+
+    >>> str(Kind.PLANE_PAIR), Kind("rocket") is Kind.ROCKET, len(Kind)
+    ('plane_pair', True, 14)
+    """
 
     SINGLE = "single"
     PAIR = "pair"

@@ -22,7 +22,11 @@ __all__ = ["Variant", "CLASSIC", "DUEL", "VARIANTS", "get_variant"]
 
 @dataclass(frozen=True)
 class Variant:
-    """One set of rules: deck, deal, bidding style, trick and end conditions."""
+    """One set of rules: deck, deal, bidding style, trick and end conditions.
+
+    >>> DUEL.passes_to_end_trick, CLASSIC.passes_to_end_trick, DUEL.landlord_hand_size
+    (1, 2, 20)
+    """
 
     name: str
     players: int

@@ -58,6 +58,13 @@ class Result:
 
     ``points`` by seat (zero-sum); ``multiplier`` is P (classic: bid x 2^n)
     or the duel score; ``breakdown`` lists each factor with its source.
+
+    >>> r = Round.from_deal("duel", ["5555 66 77 88 99 TT JJ Q", "6 7 8 9 T J Q K A 2 B R KK AA 2"],
+    ...                     bottom="QQK", landlord=0, robs=1)
+    >>> r.apply(0, "play 5555"); r.apply(1, "pass"); r.apply(0, "play 66778899TTJJ")
+    >>> r.apply(1, "pass"); r.apply(0, "play QQQK")
+    >>> r.result.points, [b["source"] for b in r.result.breakdown], r.result.spring
+    ([8, -8], ['robs', 'bomb', 'spring'], True)
     """
 
     winner: str
