@@ -9,6 +9,7 @@ from dizhu import CLASSIC, DUEL, Round
 from dizhu.bots import LEVELS, create, hint
 from dizhu.bots.reasons import HINT_REASONS
 
+from test_round_examples import play
 from test_round_properties import _hidden_swap, _initial_hands
 
 
@@ -96,13 +97,6 @@ def test_unknown_level():
 
 
 # ---- the seeds' strategy advice
-
-
-def play(r, script):
-    for line in script:
-        seat, _, action = line.partition(":")
-        r.apply(int(seat), action.strip())
-    return r
 
 
 # Farmer 1 is about to go out: it leads a 9 with one card (a J) left.

@@ -250,15 +250,25 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
     return pick, "fewest_plays", {"n": len(plays)}
 
 
+def _replies(ctx: Ctx) -> tuple[list[Combo], tuple | None]:
+    """The replies to the play to beat, and the decision when there is no choice to weigh:
+    nothing beats it (pass), or a reply wins the round at once."""
+    prev = ctx.last[1]
+    moves = moves_from_counts(ctx.hand, prev)
+    if not moves:
+        return moves, (None, "no_beat", {"play": prev.text})
+    done = _finishing(ctx, moves)
+    if done is not None:
+        return moves, (done, "finish", {})
+    return moves, None
+
+
 def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, dict[str, Any]]:
     hand = ctx.hand
     last_seat, prev = ctx.last
-    moves = moves_from_counts(hand, prev)
-    if not moves:
-        return None, "no_beat", {"play": prev.text}
-    done = _finishing(ctx, moves)
-    if done is not None:
-        return done, "finish", {}
+    moves, forced = _replies(ctx)
+    if forced is not None:
+        return forced
     if ctx.partner(last_seat):
         nxt = (ctx.seat + 1) % ctx.players
         lord_need = ctx.need(ctx.landlord)
@@ -328,12 +338,9 @@ def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[s
             return rng.choice(ordinary), "fewest_plays", {"n": len(plays)}
         return min(ordinary, key=lambda p: (p.main, -p.size)), "fewest_plays", {"n": len(plays)}
     last_seat, prev = ctx.last
-    moves = moves_from_counts(hand, prev)
-    if not moves:
-        return None, "no_beat", {"play": prev.text}
-    done = _finishing(ctx, moves)
-    if done is not None:
-        return done, "finish", {}
+    moves, forced = _replies(ctx)
+    if forced is not None:
+        return forced
     ordinary = [m for m in moves if not m.is_bomb]
     base = split_counts(hand).plays
     fitting = [m for m in ordinary if _plays_after(hand, m) <= base]
