@@ -192,6 +192,13 @@ export class Game {
       this.shown = newRound ? lastDealIndex(this.events) : Math.min(this.shown, this.events.length);
       this.handKey = '';
       this.ds = foldEvents(this.variant, this.events, this.shown);
+      if (newRound) {
+        // Card ids repeat between deals: forget the old round's selection.
+        this.ui.hand.selected.clear();
+        this.ui.hand.highlight.clear();
+        this.message = null;
+        this.suggested = null;
+      }
     } else {
       this.events.push(...view.events);
     }
