@@ -1,0 +1,96 @@
+"""The page's own logic checked in the browser against the real server.
+
+The table is drawn from a fold of the round's events (tablestate.js); here
+that fold is compared with the server's observation at many points of real
+rounds. And the settlement sheet is rendered for a match that is over, which
+a test cannot reach quickly by playing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .e2e_support import DESKTOP, translations
+
+FOLD_VS_SERVER = """async () => {
+  const { foldEvents, currentMultiplier } = await import('/js/tablestate.js');
+  const saved = JSON.parse(localStorage.getItem('dizhu.game'));
+  const response = await fetch(`/api/games/${saved.gameId}?since=0`, { headers: { Authorization: `Bearer ${saved.token}` } });
+  const view = await response.json();
+  const obs = view.observation;
+  const ds = foldEvents(view.variant, view.events);
+  return {
+    fold: {
+      phase: ds.phase, toAct: ds.toAct, landlord: ds.landlord, cardsLeft: ds.cardsLeft,
+      bottom: ds.bottomIds, multiplier: currentMultiplier(ds), played: ds.playedIds.length,
+      last: ds.lastPlay ? [ds.lastPlay.seat, ds.lastPlay.play] : null, robs: ds.robs,
+      points: ds.result ? ds.result.points : null,
+    },
+    server: {
+      phase: obs.phase, toAct: obs.to_act, landlord: obs.landlord, cardsLeft: obs.cards_left,
+      bottom: obs.bottom_ids, multiplier: obs.multiplier.total, played: obs.played.length,
+      last: obs.trick.last, robs: view.variant === 'duel' ? obs.handicap : 0,
+      points: obs.result ? obs.result.points : null,
+    },
+  };
+}"""
+
+
+@pytest.mark.parametrize("variant", ["classic", "duel"])
+def test_the_table_fold_agrees_with_the_server_all_round(make_table, variant):
+    table = make_table(DESKTOP).open()
+    table.start(variant, "normal")
+    checks = 0
+    for _ in range(200):
+        phase = table.wait_turn_or_over()
+        seen = table.page.evaluate(FOLD_VS_SERVER)
+        assert seen["fold"] == seen["server"], seen
+        checks += 1
+        if phase == "over":
+            break
+        with table.progressing():
+            if phase == "bidding":
+                table.bid_quickly(variant)
+            else:
+                table.play_turn()
+    assert checks > 3 and seen["server"]["phase"] == "over"
+    # What the table shows agrees as well: cards left beside each opponent.
+    for seat in range(1, 3 if variant == "classic" else 2):
+        shown = table.page.inner_text(f"#seat-{seat} .count .n")
+        assert int(shown) == seen["server"]["cardsLeft"][seat]
+
+
+SETTLE_MATCH_OVER = """async () => {
+  const { renderSettlement } = await import('/js/settlement.js');
+  const { setVariant } = await import('/js/format.js');
+  setVariant('classic');
+  const body = document.createElement('div');
+  const view = { variant: 'classic', level: 'normal', match_over: true, winners: [1, 2],
+                 totals: [-62, 31, 31], target: 30 };
+  const result = { winner: 'farmers', landlord: 0, points: [-16, 8, 8], multiplier: 8, spring: false,
+                   anti_spring: true, hand_ids: [[0, 1, 52], [], [20]], deal_code: 'classic-abc',
+                   breakdown: [{ source: 'bid', factor: 2 }, { source: 'bomb', seat: 1, play: '7777', factor: 2 },
+                               { source: 'anti_spring', factor: 2 }] };
+  const noop = () => {};
+  renderSettlement(body, { view, result, handlers: { replay: noop, close: noop, anotherRound: noop, newMatch: noop, replayDeal: noop } });
+  return {
+    text: body.textContent,
+    another: !!body.querySelector('[data-ctl=another-round]'),
+    newMatch: !!body.querySelector('[data-ctl=new-match]'),
+    rows: body.querySelectorAll('tr.player').length,
+    handCards: body.querySelectorAll('tr.hand-line .card').length,
+  };
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_settlement_of_a_finished_match_names_the_winners(make_table, language):
+    table = make_table(DESKTOP, locale={"en": "en-US", "ja": "ja-JP"}[language]).open()
+    words = translations(language)
+    seen = table.page.evaluate(SETTLE_MATCH_OVER)
+    names = words["settle.and"].join([words["seat.1"], words["seat.2"]])
+    assert words["settle.match_winner"].replace("{names}", names) in seen["text"]
+    assert words["settle.anti_spring"] in seen["text"]
+    assert words["mult.bomb"].replace("{name}", words["seat.1"]) in seen["text"]
+    assert not seen["another"] and seen["newMatch"]  # the match is over: only a new one
+    assert seen["rows"] == 3 and seen["handCards"] == 4  # every hand left, face up
