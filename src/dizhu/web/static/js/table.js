@@ -8,7 +8,7 @@ import { cardFace, cardBack, cardRow } from './cardview.js';
 import { currentMultiplier } from './tablestate.js';
 import { notationOf } from './cards.js';
 import { actionLabel, kindName, levelName, seatName, notationText } from './format.js';
-import { t } from './i18n.js';
+import { t, language } from './i18n.js';
 
 function roleBadge(ds, seat) {
   if (ds.landlord === null) return null;
@@ -61,6 +61,10 @@ function zone(ds, seat) {
   el.className = `zone zone-${seatPosition(ds, seat)}${ds.trickOver ? ' stale' : ''}`;
   el.hidden = false;
   const act = ds.seatAct[seat];
+  // Redraw only when the content changes, so a new play animates once.
+  const key = JSON.stringify([act, ds.phase, language()]);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
   // Once the round is over, every hand is shown face up beside its seat.
   const left = ds.phase === 'over' && seat !== 0 && ds.result && ds.result.hand_ids ? ds.result.hand_ids[seat] : null;
   const reveal = left && left.length
