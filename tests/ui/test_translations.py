@@ -78,6 +78,7 @@ def test_kinds_levels_sources_and_actions_are_translated(dicts):
     needed += [f"mult.{source}" for source in ("bid", "robs", "bomb", "rocket", "spring", "anti_spring")]
     needed += [f"act.{a}" for a in ("bid", "call", "rob", "pass", "no_bid", "no_call", "no_rob")]
     needed += [f"variant.{v}" for v in ("classic", "duel")]
+    needed += [f"sort.{mode}" for mode in ("asc", "desc", "group")]  # cards.js SORT_MODES
     needed += [f"error.{code}" for code in ("malformed_json", "body_too_large", "invalid_request", "missing_token",
                                              "wrong_token", "unknown_game", "stale", "busy", "network")]
     for language, words in dicts.items():

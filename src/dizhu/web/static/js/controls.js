@@ -37,7 +37,6 @@ export class Controls {
   /** Relabel (language change) and apply the latest state. */
   relabel() {
     this.sort.textContent = t('ctl.sort');
-    this.sort.title = t('ctl.sort_key');
     this.hint.textContent = t('ctl.hint');
     this.hint.title = t('ctl.hint_key');
     this.pass.textContent = t('act.pass');
@@ -63,6 +62,10 @@ export class Controls {
     const myTurn = legal.length > 0 && !busy;
     const bidding = phase === 'bidding';
     this.interval.value = String(state.interval);
+    // The sort button says which order the hand is in now.
+    const order = t(`sort.${state.sortMode || 'asc'}`);
+    this.sort.title = `${order} (S)`;
+    this.sort.setAttribute('aria-label', order);
     this.auto.textContent = auto ? t('ctl.auto_stop') : t('ctl.auto');
     this.auto.title = t('ctl.auto_key');
     this.auto.setAttribute('aria-pressed', auto ? 'true' : 'false');

@@ -117,6 +117,7 @@ export class Game {
       busy: this.busy || this.animating,
       suggested: this.suggested,
       matchOver: this.view.match_over,
+      sortMode: this.sortMode,
     });
     const counter = $('counter');
     const showCounter = this.variant === 'duel' || setting('classicCounter');
