@@ -48,27 +48,37 @@ def test_illegal_play_shows_a_reason_and_keeps_the_cards(make_table):
 def test_hint_selects_and_explains_without_submitting(make_table):
     table = make_table(DESKTOP).open()
     table.start("classic", "normal")
-    table.wait_turn_or_over()
+    while table.wait_turn_or_over() != "bidding":  # a computer bid 3 before us: deal again
+        with table.progressing():
+            table.new_game_from_menu()
     # Bidding: the hint lights the recommended button and says why.
     progress = table.progress()
     table.page.click("[data-ctl=hint]")
     table.wait("#status.hint")
-    assert table.page.locator("#controls .btn.suggested").count() == 1
+    assert table.page.locator("#controls .btn.suggested").count() == 1, table.page.eval_on_selector_all("#controls .btn.suggested", "els => els.map(e => e.outerHTML)")
     assert len(table.text("#status")) > len("Hint")
     assert table.progress() == progress  # nothing was submitted
     assert table.page.get_attribute("body", "data-turn") == "me"
 
+    # Playing: when we lead, the hint must pick cards (a leader cannot pass).
     table.to_my_play_turn()
+    for _ in range(60):
+        if not table.visible("pass"):
+            break
+        with table.progressing():
+            table.play_turn()
+        assert table.wait_turn_or_over() == "playing", "the round ended before we led"
     progress = table.progress()
     table.page.click("[data-ctl=hint]")
     table.wait("#status.hint")
     selected = table.selected_ids()
-    suggested = table.page.locator("[data-ctl=pass].suggested").count()
-    assert selected or suggested  # cards to play, or a pass
+    assert selected and set(selected) <= set(table.hand_ids())
+    assert table.page.locator("#hand .hcard.hinted").count() == len(selected)
+    # The status shows the suggested cards as chips, then the reason.
+    assert table.page.locator("#status .msg > .chips .chip").count() == len(selected)
+    assert table.text("#status .why").strip()
     assert table.progress() == progress and table.page.get_attribute("body", "data-turn") == "me"
-    if selected:
-        assert set(selected) <= set(table.hand_ids())
-        assert table.page.locator("#hand .hcard.hinted").count() == len(selected)
+    assert table.page.is_enabled("[data-ctl=play]")
     table.shot("desktop-en-hint")
 
 

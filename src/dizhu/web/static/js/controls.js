@@ -76,7 +76,7 @@ export class Controls {
       btn.hidden = !(bidding && legal.includes(action));
       btn.disabled = !myTurn;
       btn.textContent = actionLabel(action, { phase: 'bidding', called: state.called });
-      btn.classList.toggle('suggested', suggested === action);
+      btn.classList.toggle('suggested', bidding && suggested === action);
     }
     const playing = phase === 'playing';
     this.pass.hidden = !(playing && legal.includes('pass'));
