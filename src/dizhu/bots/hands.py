@@ -67,84 +67,89 @@ class Split:
         return (self.plays, self.weak)
 
 
-def _basic(c: tuple[int, ...]) -> tuple[list[Group], int, int, int]:
-    """Groups of the chain-free rest: (groups, kicker units, trio capacity, weak)."""
+def _basic_groups(c: tuple[int, ...]) -> list[Group]:
+    """The chain-free groups of ``c``: the rocket, bombs, trios, pairs, singles."""
     groups = []
-    kickers = 0
-    trios = 0
-    weak = 0
-    if c[BLACK] and c[RED]:
+    rocket = c[BLACK] and c[RED]
+    if rocket:
         groups.append(Group(0, BLACK, RED))
-        start_jokers = True
-    else:
-        start_jokers = False
-    for r in range(NUM_RANKS):
-        n = c[r]
-        if not n or (start_jokers and r >= BLACK):
-            continue
-        if n == 4:
-            groups.append(Group(4, r, r))
-        elif n == 3:
-            groups.append(Group(3, r, r))
-            trios += 1
-        else:
-            groups.append(Group(n, r, r))
-            kickers += 1
-            if r < 9:  # below a queen
-                weak += 1
-    return groups, kickers, trios, weak
+    for r in range(BLACK if rocket else NUM_RANKS):
+        if c[r]:
+            groups.append(Group(c[r], r, r))
+    return groups
 
 
-def _chains(c: tuple[int, ...]):
-    """Every chain the counts hold, longest first within each start."""
-    for width in (3, 2, 1):
-        shortest = _CHAIN_MIN[width]
-        for low in range(CHAIN_TOP + 1):
+# by count of a rank: does it make a kicker unit (a single or a pair)?
+_KICKER = (0, 1, 1, 0, 0)
+_WEAK_RANKS = 9  # singles and pairs below a queen are awkward
+
+
+def _chains(c: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """Every chain the counts hold, as (width, low, high)."""
+    out = []
+    for width, shortest in ((3, 2), (2, 3), (1, 5)):
+        low = 0
+        while low <= CHAIN_TOP:
             if c[low] < width:
+                low += 1
                 continue
             high = low
-            while high + 1 <= CHAIN_TOP and c[high + 1] >= width:
+            while high < CHAIN_TOP and c[high + 1] >= width:
                 high += 1
-            for top in range(high, low + shortest - 2, -1):
-                yield Group(width, low, top)
+            # every chain inside the run low..high
+            for start in range(low, high - shortest + 2):
+                for end in range(start + shortest - 1, high + 1):
+                    out.append((width, start, end))
+            low = high + 1
+    return out
 
 
-def _remove(c: tuple[int, ...], g: Group) -> tuple[int, ...]:
+def split_counts(c: tuple[int, ...]) -> Split:
+    """The best split of a rank-count tuple (memoised)."""
+    plays, weak, _ = _best(c, 0)
+    groups: list[Group] = []
+    capacity = 0
+    while True:
+        chain = _best(c, capacity)[2]
+        if chain is None:
+            break
+        width, low, high = chain
+        groups.append(Group(width, low, high))
+        c = _remove(c, width, low, high)
+        if width == 3:
+            capacity += high - low + 1
+    return Split(tuple(groups + _basic_groups(c)), plays, weak)
+
+
+def _remove(c: tuple[int, ...], width: int, low: int, high: int) -> tuple[int, ...]:
     out = list(c)
-    for r in range(g.low, g.high + 1):
-        out[r] -= g.width
+    for r in range(low, high + 1):
+        out[r] -= width
     return tuple(out)
 
 
-@lru_cache(maxsize=200_000)
-def split_counts(c: tuple[int, ...]) -> Split:
-    """The best split of a rank-count tuple (memoised)."""
-    best: Split | None = None
-    for chosen, rest in _chain_choices(c, 0, ()):
-        groups, kickers, trios, weak = _basic(rest)
-        trios += sum(g.trios for g in chosen)
-        # a trio (or each trio of a plane) carries one single or one pair
-        carried = min(kickers, trios)
-        # the weak cards are carried first
-        plays = len(groups) + len(chosen) - carried
-        weak_left = max(0, weak - trios)
-        cand = Split(tuple(chosen) + tuple(groups), plays, weak_left)
-        if best is None or cand.score < best.score:
-            best = cand
+@lru_cache(maxsize=400_000)
+def _best(c: tuple[int, ...], capacity: int) -> tuple[int, int, tuple[int, int, int] | None]:
+    """(plays, weak, first chain to take out or None) for the best split of ``c``.
+
+    ``capacity`` counts the trios of planes already taken out, each able to
+    carry one of the kickers left in ``c``.  Taking a chain out is one play
+    plus the best split of the rest; memoising on the rest shares the work
+    between every order of taking the same chains out.
+    """
+    rocket = 1 if c[BLACK] and c[RED] else 0
+    groups = NUM_RANKS - c.count(0) - rocket
+    kickers = sum(map(_KICKER.__getitem__, c)) - 2 * rocket
+    trios = c.count(3) + capacity
+    weak = sum(map(_KICKER.__getitem__, c[:_WEAK_RANKS]))
+    best = (groups - min(kickers, trios), max(0, weak - trios), None)
+    for chain in _chains(c):
+        width, low, high = chain
+        plays, weak_left, _ = _best(_remove(c, width, low, high),
+                                    capacity + (high - low + 1 if width == 3 else 0))
+        if plays + 1 < best[0] or (plays + 1 == best[0] and weak_left < best[1]):
+            best = (plays + 1, weak_left, chain)
     return best
-
-
-def _chain_choices(c, start_index: int, chosen: tuple):
-    """Every set of chains to take out (each set once), with what remains."""
-    yield chosen, c
-    if len(chosen) >= 4:
-        return
-    options = list(_chains(c))
-    for i, g in enumerate(options):
-        key = (g.width, g.low, g.high)
-        if chosen and key < (chosen[-1].width, chosen[-1].low, chosen[-1].high):
-            continue  # sets, not sequences
-        yield from _chain_choices(_remove(c, g), 0, chosen + (g,))
 
 
 def split(counts) -> Split:
