@@ -330,3 +330,71 @@ def test_after_the_round_nothing_more():
         r.apply(1, "pass")
     assert info.value.reason == "round_over"
     assert r.legal_actions() == []
+
+
+# ---- turn flow (RULES.md §4) and what does not score
+
+
+def test_after_two_passes_the_last_player_leads_any_kind():
+    r = Round.from_deal("classic", **BOMB_DEAL)
+    play(r, ["0: bid 1", "1: pass", "2: pass", "0: play AA", "1: pass", "2: pass"])
+    assert r.to_act == 0 and r.last_play is None
+    assert "play 3" in [str(a) for a in r.legal_actions()]  # the seeds' example: KK, two passes, then a 3
+    play(r, ["0: play 3"])
+    assert r.last_play[1].text == "3"
+
+
+def test_a_pass_does_not_leave_the_trick():
+    r = Round.from_deal("classic", **BOMB_DEAL)
+    play(r, ["0: bid 1", "1: pass", "2: pass", "0: play 4", "1: pass", "2: play 9", "0: pass"])
+    # seat 1 passed on the 4 earlier in this trick and may still beat the 9 now
+    assert r.to_act == 1 and r.last_play == (2, r.last_play[1])
+    assert "play T" in [str(a) for a in r.legal_actions()]
+    play(r, ["1: play T"])
+    assert r.last_play[0] == 1
+
+
+def test_duel_one_pass_ends_the_trick():
+    r = Round.from_deal("duel", **DUEL_BOMB_DEAL)
+    play(r, ["0: pass", "1: pass", "0: play 6789T", "1: pass"])
+    assert r.to_act == 0 and r.last_play is None
+
+
+def test_nobody_sees_the_bottom_during_bidding():
+    r = Round.from_deal("classic", **BOMB_DEAL)
+    for seat in range(3):
+        obs = r.observation(seat)
+        assert obs["bottom"] is None and obs["bottom_ids"] is None
+    play(r, ["0: bid 1", "1: pass", "2: pass"])
+    for seat in range(3):
+        assert r.observation(seat)["bottom"] == "AAB"
+
+
+def test_unplayed_bombs_and_four_with_kickers_do_not_double():
+    # seat 0 plays four 3s with two kickers (an ordinary play); seat 1 never plays its 4444
+    r = Round.from_deal(
+        "classic",
+        ["3333 56 6789T JQK 222", "4444 555 66 777 888 9T", "99TT JJJ QQQ KKK AA 2 R"],
+        bottom="AAB",
+        first=0,
+    )
+    play(r, ["0: bid 1", "1: pass", "2: pass",
+             "0: play 3333+56", "1: pass", "2: pass",
+             "0: play 6789T", "1: pass", "2: pass",
+             "0: play AA", "1: pass", "2: pass",
+             "0: play 222+B", "1: pass", "2: pass",
+             "0: play J", "1: pass", "2: pass", "0: play Q", "1: pass", "2: pass",
+             "0: play K"])
+    assert r.result.winner == "landlord"
+    assert "4444" in str(r.hand(1))
+    assert [b["source"] for b in r.result.breakdown] == ["bid", "spring"]
+    assert r.result.multiplier == 2
+
+
+def test_duel_anti_spring():
+    r = Round.from_deal("duel", **HANDICAP_DEAL)
+    play(r, ["0: call", "1: rob", "0: pass"])  # seat 1 landlord, handicap 1
+    play(r, ["1: play 5", "0: play 6", "1: pass", "0: play 778899TTJJQQKK", "1: pass", "0: play 8"])
+    assert len(r.hand(0)) == 1
+    assert r.result.winner == "farmers" and r.result.anti_spring
+    assert r.result.points == [4, -4]  # one rob (2) doubled once by the anti-spring
