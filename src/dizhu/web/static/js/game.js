@@ -27,9 +27,9 @@ function announce(text) {
 
 export class Game {
   /**
-   * ui: {hand: HandView, controls: Controls, onOver(game), onLost(error),
-   * onChange(game)} — onOver shows the settlement, onLost handles a game the
-   * server no longer knows.
+   * ui: {hand: HandView, controls: Controls, onOver(game), onLost(error)}:
+   * onOver shows the settlement, onLost handles a game the server no longer
+   * knows.
    */
   constructor(ui) {
     this.ui = ui;
@@ -47,6 +47,10 @@ export class Game {
     this.autoTimer = null;
     this.sortMode = setting('sort');
     this.handKey = '';
+    // Bumped whenever the event list is replaced (new game, new round, full
+    // refresh): an animation of the old list must stop instead of applying
+    // stale events to the new table.
+    this.generation = 0;
   }
 
   get variant() {
@@ -63,6 +67,7 @@ export class Game {
     this.api = api;
     this.view = view;
     setVariant(view.variant);
+    this.generation += 1;
     this.events = [...view.events];
     this.message = null;
     this.suggested = null;
@@ -131,13 +136,14 @@ export class Game {
     document.body.dataset.phase = ds.phase;
     document.body.dataset.progress = `${this.view.round_number}:${this.shown}`;
     document.body.dataset.turn = this.myTurn() ? 'me' : 'other';
-    this.ui.onChange(this);
   }
 
   /** Reveal pending events one by one; then settle or let auto-play continue. */
-  async pump({ settle = true } = {}) {
-    if (this.animating) return;
+  async pump() {
+    if (this.animating) return; // the running loop picks up the new events
     this.animating = true;
+    const generation = this.generation;
+    let replaced = false;
     try {
       // A thrown-in deal (everyone passed) is skipped: its hands are gone.
       const deal = lastDealIndex(this.events);
@@ -153,6 +159,10 @@ export class Game {
           this.thinking = ev.seat;
           this.render();
           await sleep(speed);
+          if (generation !== this.generation) {
+            replaced = true;
+            break;
+          }
         }
         this.thinking = null;
         const called = this.ds.called;
@@ -166,13 +176,12 @@ export class Game {
       this.animating = false;
       this.thinking = null;
     }
+    if (replaced) return this.pump(); // start over on the new events
     this.render();
     if (this.ds.phase === 'over') {
       this.stopAuto();
-      if (settle) {
-        await sleep(Math.min(1200, 300 + Number(setting('speed'))));
-        this.ui.onOver(this);
-      }
+      await sleep(Math.min(1200, 300 + Number(setting('speed'))));
+      if (generation === this.generation && this.ds.phase === 'over') this.ui.onOver(this);
     } else {
       this.scheduleAuto();
     }
@@ -189,6 +198,7 @@ export class Game {
         this.view = full;
         view = full;
       }
+      this.generation += 1;
       this.events = [...view.events];
       this.shown = newRound ? lastDealIndex(this.events) : Math.min(this.shown, this.events.length);
       this.handKey = '';
@@ -248,6 +258,7 @@ export class Game {
   async refresh() {
     const view = await this.api.view(0);
     this.view = view;
+    this.generation += 1;
     this.events = [...view.events];
     this.shown = this.events.length;
     this.ds = foldEvents(this.variant, this.events);

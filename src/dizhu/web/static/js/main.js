@@ -316,7 +316,6 @@ async function boot() {
     controls,
     onOver: () => { if (!anyDialogOpen()) showSettlement(); },
     onLost: gameLost,
-    onChange: () => {},
   });
   replay = new Replay({ onClose: () => $('menu-btn').focus() });
   wireMenu();
