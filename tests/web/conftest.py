@@ -1,86 +1,15 @@
-"""Fixtures for the game server's tests: a fresh app per test, and helpers."""
+"""Fixtures for the game server's tests: a fresh app per test (see support.py for helpers)."""
 
 from __future__ import annotations
 
-import asyncio
-import itertools
-import warnings
-from dataclasses import replace
-from typing import Any, Iterator
+from typing import Iterator
 
 import pytest
+from fastapi.testclient import TestClient
 
-warnings.filterwarnings("ignore", message=".*httpx.*", category=DeprecationWarning)
-warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from dizhu.web import Settings, create_app
 
-from fastapi.testclient import TestClient  # noqa: E402
-
-from dizhu.game import Match, Round  # noqa: E402
-from dizhu.web import Settings, create_app  # noqa: E402
-
-_ids = itertools.count()
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-class Game:
-    """A game created through the API, with shortcuts for its calls."""
-
-    def __init__(self, client: TestClient, created: dict[str, Any]) -> None:
-        self.client = client
-        self.id = created["game_id"]
-        self.token = created["token"]
-        self.view = created["view"]
-
-    @property
-    def headers(self) -> dict[str, str]:
-        return auth(self.token)
-
-    @property
-    def obs(self) -> dict[str, Any]:
-        return self.view["observation"]
-
-    def get(self, since: int = 0):
-        return self.client.get(f"/api/games/{self.id}", params={"since": since}, headers=self.headers)
-
-    def refresh(self) -> dict[str, Any]:
-        response = self.get()
-        assert response.status_code == 200, response.text
-        self.view = response.json()
-        return self.view
-
-    def post(self, path: str, body: Any = None, **kwargs: Any):
-        return self.client.post(f"/api/games/{self.id}/{path}", json=body, headers=self.headers, **kwargs)
-
-    def write(self, path: str, **body: Any):
-        """A write at the current version with a fresh request id."""
-        body.setdefault("version", self.view["version"])
-        body.setdefault("request_id", f"r{next(_ids)}")
-        response = self.post(path, body)
-        if response.status_code == 200:
-            self.view = response.json()
-        return response
-
-    def act(self, action: str, **body: Any):
-        return self.write("act", action=action, **body)
-
-    def play_out(self, limit: int = 400) -> dict[str, Any]:
-        """Play the round to its end with the first legal action each time."""
-        for _ in range(limit):
-            if self.obs["phase"] == "over":
-                return self.view
-            response = self.act(self.obs["legal_actions"][0])
-            assert response.status_code == 200, response.text
-        raise AssertionError("the round did not end")
-
-
-def new_game(client: TestClient, **body: Any) -> Game:
-    body.setdefault("level", "normal")
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    return Game(client, response.json())
+from . import support  # noqa: F401 - sets the warning filters first
 
 
 @pytest.fixture
@@ -92,72 +21,3 @@ def settings(tmp_path) -> Settings:
 def client(settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as c:
         yield c
-
-
-def service_of(client: TestClient):
-    return client.app.state.service
-
-
-def install_round(client: TestClient, game: Game, round_: Round, totals: list[int] | None = None) -> None:
-    """Test back door: replace the game's current round with ``round_`` (a new version)."""
-    service = service_of(client)
-
-    async def swap() -> None:
-        record = await service.store.load(game.id)
-        match = Match.from_json(record.state)
-        match.round = round_
-        if totals is not None:
-            match.totals = list(totals)
-        new = replace(record, version=record.version + 1, state=match.to_json(),
-                      pending=round_.result is None and round_.to_act != 0)
-        assert await service.store.save(new, record.version)
-        service._sessions.pop(game.id, None)
-
-    client.portal.call(swap)
-    game.refresh()
-
-
-def stored_state(client: TestClient, game_id: str) -> str:
-    service = service_of(client)
-    return client.portal.call(service.store.load, game_id).state
-
-
-__all__ = ["Game", "new_game", "auth", "install_round", "stored_state", "service_of", "asyncio"]
-
-
-# ---- asynchronous clients, for concurrency
-
-
-import contextlib  # noqa: E402
-
-import httpx  # noqa: E402
-
-
-@contextlib.asynccontextmanager
-async def async_client(settings: Settings, **app_kwargs: Any):
-    """An httpx.AsyncClient on a fresh app whose lifespan runs around it."""
-    app = create_app(settings, **app_kwargs)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as c:
-            c.app = app  # type: ignore[attr-defined]
-            yield c
-
-
-from dizhu.web.botpool import BotRunner  # noqa: E402
-
-
-class GatedBots(BotRunner):
-    """Bots on threads whose every decision first waits for ``gate`` to open."""
-
-    def __init__(self) -> None:
-        super().__init__(0, None, 30.0)
-        self.gate = asyncio.Event()
-        self.waiting = asyncio.Event()
-        self.decisions = 0
-
-    async def decide(self, *args: Any, **kwargs: Any):
-        self.waiting.set()
-        await self.gate.wait()
-        self.decisions += 1
-        return await super().decide(*args, **kwargs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from conftest import GatedBots, async_client, auth
+from .support import GatedBots, async_client, auth
 
 
 def run(coro):

@@ -7,7 +7,7 @@ import pytest
 from dizhu import Round
 from dizhu.game.deal import commitment, deal_cards
 
-from conftest import install_round, new_game, stored_state
+from .support import install_round, new_game, stored_state
 
 CLASSIC_DEAL = dict(
     hands=["33344455566677788", "99TTJJQQKKAA22BRT", "3456789JJQQKKAA22"], bottom="89T", first=0
@@ -34,9 +34,9 @@ def test_create_returns_id_token_and_view(client, variant, players):
     assert view["round_number"] == 1 and view["totals"] == [0] * players
     assert view["target"] == (30 if variant == "classic" else None)
     obs = view["observation"]
-    # the computers bid until the human must speak
-    assert obs["phase"] == "bidding" and obs["to_act"] == 0 and obs["legal_actions"]
-    assert len(obs["hand_ids"]) == 17 and obs["bottom"] is None and obs["deal_code"] is None
+    # the computers act until the human must (a computer bidding 3 / the 4th rob even starts play)
+    assert obs["to_act"] == 0 and obs["legal_actions"] and obs["deal_code"] is None
+    assert len(obs["hand_ids"]) == 17 and (obs["bottom"] is None) == (obs["phase"] == "bidding")
     assert view["events"][0]["type"] == "deal" and view["event_count"] == len(view["events"])
     assert [e["seat"] for e in view["events"] if e["type"] == "bid"] == [s for s, _ in obs["bids"]]
 
@@ -146,7 +146,7 @@ def test_another_round_keeps_totals_and_new_match_resets_them(client):
     assert response.status_code == 200
     view = response.json()
     assert view["round_number"] == 2 and view["totals"] == totals
-    assert view["observation"]["phase"] == "bidding" and view["events"][0]["type"] == "deal"
+    assert view["observation"]["result"] is None and view["events"][0]["type"] == "deal"
     game.play_out()
     rounds = client.get(f"/api/games/{game.id}/rounds", headers=game.headers).json()["rounds"]
     assert [r["number"] for r in rounds] == [1, 2]
@@ -168,7 +168,8 @@ def test_new_game_abandons_the_round_and_scores_nothing(client):
     assert response.status_code == 200
     view = response.json()
     assert view["totals"] == [5, -3, -2] and view["round_number"] == 2
-    assert view["observation"]["phase"] == "bidding" and view["observation"]["history"] == []
+    assert view["events"][0]["type"] == "deal" and len(view["observation"]["hand_ids"]) == 17
+    assert view["observation"]["to_act"] == 0 and view["observation"]["result"] is None
     assert client.get(f"/api/games/{game.id}/rounds", headers=game.headers).json() == {"rounds": []}
 
 

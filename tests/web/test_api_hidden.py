@@ -12,7 +12,7 @@ import pytest
 from dizhu import Action, Card, Round
 from dizhu.game import RandomPlayer
 
-from conftest import install_round, new_game
+from .support import install_round, new_game
 from test_round_properties import _hidden_swap, _initial_hands
 
 HUMAN = 0

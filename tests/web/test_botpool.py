@@ -10,8 +10,8 @@ import pytest
 from dizhu.game import deal_cards
 from dizhu.web.botpool import BotRunner
 
-import botfuncs
-from conftest import async_client, auth, new_game
+from . import botfuncs
+from .support import async_client, auth, new_game
 
 from fastapi.testclient import TestClient
 

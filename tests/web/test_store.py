@@ -13,7 +13,7 @@ from dizhu.web import Settings, create_app
 from dizhu.web.sqlite_store import REQUESTS_KEPT, SCHEMA_VERSION, SQLiteStore
 from dizhu.web.store import GameRecord, RequestEntry
 
-from conftest import new_game
+from .support import new_game
 
 
 def record(game_id="g" * 22, version=1, updated=1000.0, pending=False):
