@@ -32,6 +32,7 @@ FOLD_VS_SERVER = """async () => {
       last: obs.trick.last, robs: view.variant === 'duel' ? obs.handicap : 0,
       points: obs.result ? obs.result.points : null,
     },
+    hand: obs.hand_ids,
   };
 }"""
 
@@ -94,3 +95,31 @@ def test_settlement_of_a_finished_match_names_the_winners(make_table, language):
     assert words["mult.bomb"].replace("{name}", words["seat.1"]) in seen["text"]
     assert not seen["another"] and seen["newMatch"]  # the match is over: only a new one
     assert seen["rows"] == 3 and seen["handCards"] == 4  # every hand left, face up
+
+
+def test_thinking_is_shown_and_a_new_game_mid_animation_is_clean(make_table):
+    # Real pacing: each computer decision is shown after a visible pause.
+    table = make_table(DESKTOP, speed=900).open()
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    with table.progressing():
+        table.play_turn()  # then the computers answer, one visible pause each
+    table.wait(".seat-panel.thinking")
+    assert table.page.locator(".seat-panel.thinking").count() == 1
+    assert table.page.get_attribute("body", "data-turn") == "other"
+    assert "thinking" in table.text("#status")
+    assert table.page.is_disabled("[data-ctl=hint]")
+    # Deal again while the computers are still being shown.
+    table.page.click("#menu-btn")
+    table.page.click("#menu-new-game")
+    if table.page.is_visible("#confirm-dialog[open]"):
+        table.page.click("#confirm-yes")
+    table.wait("body[data-progress^='2:']")
+    table.wait_turn_or_over()
+    seen = table.page.evaluate(FOLD_VS_SERVER)
+    assert seen["fold"] == seen["server"], seen
+    assert "Round 2" in table.text("#info")
+    # What is on screen is the new deal, untouched by the old animation.
+    assert sorted(table.hand_ids()) == sorted(seen["hand"])
+    for seat in (1, 2):
+        assert int(table.page.inner_text(f"#seat-{seat} .count .n")) == seen["server"]["cardsLeft"][seat]
