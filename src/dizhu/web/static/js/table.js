@@ -132,6 +132,7 @@ function meBar(ds, view, handCount) {
     h('span', { class: 'count', text: t('table.cards_left', { n: handCount }) }),
     h('span', { class: 'score', text: scoreText(view, 0) }),
     active ? h('span', { class: 'turn', text: t('table.your_turn') }) : null);
+  $('me-info').classList.toggle('active', active);
   $('me-info').parentElement.classList.toggle('active', active);
 }
 
