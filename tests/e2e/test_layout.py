@@ -39,6 +39,22 @@ def card_targets(table) -> list[dict]:
     }""")
 
 
+def assert_regions_apart(table) -> None:
+    """The top bar, the seats, the buttons and the hand never overlap."""
+    boxes = table.page.evaluate("""() => {
+      const box = (el) => { const r = el.getBoundingClientRect(); return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+      const shown = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.offsetParent !== null).map(box);
+      return { top: box(document.querySelector('.topbar')), seats: shown('.seat-panel'),
+               buttons: shown('#controls .btn, #tools .btn'), cards: shown('#hand .hcard:not(.selected)') };
+    }""")
+    card_top = min(c["top"] for c in boxes["cards"])
+    for seat in boxes["seats"]:
+        assert seat["top"] >= boxes["top"]["bottom"] - 1, boxes
+    for button in boxes["buttons"]:
+        assert button["bottom"] <= card_top + 1, boxes
+        assert button["right"] <= table.page.viewport_size["width"] + 0.5, boxes
+
+
 def assert_no_scrolling(table) -> None:
     sizes = table.page.evaluate(
         "[document.documentElement.scrollWidth, innerWidth, document.documentElement.scrollHeight, innerHeight]")
@@ -60,6 +76,7 @@ def test_phone_portrait_shows_all_20_cards_without_overlap_or_scrolling(make_tab
         assert t["strip"] >= 24, t
         assert t["hits"], t
     assert_no_scrolling(table)
+    assert_regions_apart(table)
     table.shot("phone-portrait-en-20-cards")
     # Every card really answers a tap.
     for t in targets:
@@ -72,7 +89,8 @@ def test_phone_portrait_shows_all_20_cards_without_overlap_or_scrolling(make_tab
 
 
 def test_landscape_and_desktop_layouts_fit(make_table):
-    for name, viewport in (("phone-landscape", PHONE_LANDSCAPE), ("desktop", DESKTOP), ("tablet", {"width": 768, "height": 1024})):
+    for name, viewport in (("phone-landscape", PHONE_LANDSCAPE), ("small-landscape", {"width": 640, "height": 360}),
+                           ("desktop", DESKTOP), ("tablet", {"width": 768, "height": 1024})):
         table = make_table(viewport).open()
         table.start("classic", "normal")
         become_landlord(table)
@@ -81,4 +99,5 @@ def test_landscape_and_desktop_layouts_fit(make_table):
         assert all(t["hits"] and t["strip"] >= 24 for t in targets), targets
         assert all(t["right"] <= viewport["width"] and t["bottom"] <= viewport["height"] for t in targets)
         assert_no_scrolling(table)
+        assert_regions_apart(table)
         table.shot(f"{name}-en-20-cards")

@@ -11,7 +11,7 @@ import { foldEvents, applyEvent, isDecision, lastDealIndex } from './tablestate.
 import { renderTable } from './table.js';
 import { renderCounter } from './counter.js';
 import { renderStatus, promptParts } from './status.js';
-import { reasonParts, hintParts, notationChips, setVariant, describeEvent } from './format.js';
+import { reasonParts, hintParts, notationChips, setVariant, describeEvent, actionLabel } from './format.js';
 import { SORT_MODES } from './cards.js';
 import { setting, setSetting } from './storage.js';
 import { t } from './i18n.js';
@@ -324,8 +324,9 @@ export class Game {
     } else {
       this.ui.hand.setSelection([]);
       this.suggested = hint.action;
-      const label = hint.action === 'pass' && this.ds.phase === 'playing' ? t('act.pass') : null;
-      this.message = { kind: 'hint', parts: [h('b', { text: label ?? t('status.suggested_bid') }), h('span', { class: 'why' }, ...reason)] };
+      // Name the suggested action (it is also lit up among the buttons).
+      const label = actionLabel(hint.action, { phase: this.ds.phase, called: this.ds.called });
+      this.message = { kind: 'hint', parts: [h('b', { text: label }), h('span', { class: 'why' }, ...reason)] };
     }
     this.render();
   }
