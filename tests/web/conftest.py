@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Iterator
 
-import pytest
-from fastapi.testclient import TestClient
+# Starlette suggests another HTTP client package for its test client; httpx is what we install.
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
 
-from dizhu.web import Settings, create_app
+import pytest  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
 
-from . import support  # noqa: F401 - sets the warning filters first
+from dizhu.web import Settings, create_app  # noqa: E402
 
 
 @pytest.fixture

@@ -5,11 +5,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 import warnings
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")  # see conftest.py
 
 import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
@@ -141,3 +148,72 @@ class GatedBots(BotRunner):
         await self.gate.wait()
         self.decisions += 1
         return await super().decide(*args, **kwargs)
+
+
+# ---- a real `dizhu serve` in a subprocess
+
+
+def dizhu_serve(port: int, data_dir: Path, log: Path) -> subprocess.Popen:
+    script = Path(sys.executable).parent / "dizhu"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
+    command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1",
+                "--log-level", "warning", "--no-access-log"]
+    return subprocess.Popen(command, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, data_dir: Path, log: Path) -> None:
+        self.port = free_port()
+        self.process = dizhu_serve(self.port, data_dir, log)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.http = httpx.Client(base_url=self.url, timeout=10)
+        deadline = time.monotonic() + 30
+        while True:
+            assert self.process.poll() is None, log.read_text()
+            try:
+                if self.http.get("/api/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+
+    def children(self) -> list[int]:
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == self.process.pid:
+                found.append(int(stat.parent.name))
+        return found
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+        self.http.close()
+
+    def stop(self) -> None:
+        self.http.close()
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(5)
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

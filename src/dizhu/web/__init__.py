@@ -8,7 +8,17 @@
 Run it with ``dizhu serve`` (see ``dizhu serve --help``).
 """
 
-from .app import create_app
+from typing import Any
+
 from .settings import Settings
 
 __all__ = ["create_app", "Settings"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy, so that the bot worker processes (which import dizhu.web.worker) never load FastAPI.
+    if name == "create_app":
+        from .app import create_app
+
+        return create_app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

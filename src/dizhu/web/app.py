@@ -12,21 +12,21 @@ import contextlib
 import logging
 import mimetypes
 from pathlib import Path
-from typing import Any, AsyncIterator, Optional
+from typing import Annotated, Any, AsyncIterator, Optional
 
 from fastapi import Body, FastAPI, Query, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
-from starlette.types import Receive, Scope, Send
+from starlette.types import Scope
 
 from ..moves import play_table
 from .botpool import BotRunner
-from .errors import install_handlers
+from .errors import UI_ROUTE, allowed_methods, install_handlers
 from .middleware import BodyLimit, SafetyNet, SecurityHeaders
 from .schemas import Act, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds, Settings as SettingsBody
-from .schemas import Step, View
+from .schemas import Step, View, ViewQuery
 from .service import GameService, Reply
 from .settings import Settings
 from .sqlite_store import SQLiteStore
@@ -83,12 +83,15 @@ class _UIFiles:
         self.directory = Path(directory)
         self._files: StaticFiles | None = None
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def response(self, scope: Scope) -> Response:
         if self._files is None:
             if not self.directory.is_dir():
                 raise HTTPException(status_code=404)
             self._files = StaticFiles(directory=self.directory, html=True)
-        await self._files(scope, receive, send)
+        try:
+            return await self._files.get_response(self._files.get_path(scope), scope)
+        except OSError:  # a name the file system refuses is no file of ours
+            raise HTTPException(status_code=404) from None
 
 
 def create_app(settings: Settings | None = None, *, bots: BotRunner | None = None) -> FastAPI:
@@ -97,12 +100,13 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # The engine builds its move tables (about half a second) on first use:
-        # do it now, before anyone waits on it.
-        play_table()
         store = AsyncStore(lambda: SQLiteStore(settings.db_path, settings.sync))
         runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout)
-        await runner.start()
+        # The workers start while this process builds the engine's move tables (half a
+        # second on first use: better now than in a player's first request).
+        starting = asyncio.create_task(runner.start())
+        await asyncio.to_thread(play_table)
+        await starting
         service = GameService(settings, store, runner)
         app.state.service = service
         jobs = [asyncio.create_task(_resume(service)), asyncio.create_task(_prune_forever(service, settings))]
@@ -148,11 +152,11 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
     async def read_view(
         request: Request,
         game_id: str,
-        since: int = Query(0, ge=0, description="Return the round's events from this index."),
+        query: Annotated[ViewQuery, Query()],
         credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
     ) -> Response:
         """The player's view, with the round's events from `since`."""
-        return _reply(await service(request).view(game_id, _token(credentials), since))
+        return _reply(await service(request).view(game_id, _token(credentials), query.since))
 
     @app.patch("/api/games/{game_id}", response_model=View, tags=["games"],
                responses=_errors(400, 401, 403, 404, 413, 422))
@@ -236,8 +240,16 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         """The finished rounds, with deal codes and event logs for replay."""
         return _reply(await service(request).rounds(game_id, _token(credentials)))
 
-    # Last: anything else is a file of the UI (or a JSON 404 / 405).
-    app.mount("/", _UIFiles(settings.static_dir), name="ui")
+    ui_files = _UIFiles(settings.static_dir)
+
+    # Last: anything else is a file of the UI (or a JSON 404).  A route, not a mount, so that a
+    # wrong method on an API address is a 405 of that address.
+    @app.api_route("/{path:path}", methods=["GET", "HEAD"], include_in_schema=False, name=UI_ROUTE)
+    async def ui(request: Request, path: str) -> Response:
+        if path.startswith("api/"):  # an API address, not a file: 405 if it exists, else 404
+            raise HTTPException(status_code=405 if allowed_methods(request) else 404)
+        return await ui_files.response(request.scope)
+
     return app
 
 

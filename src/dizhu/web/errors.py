@@ -99,7 +99,25 @@ def install_handlers(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "the request was refused"))
         headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = allowed_methods(request) or "GET, HEAD"
         return error_response(ApiError(exc.status_code, code, message, headers=headers))
+
+
+#: The name of the catch-all route of the UI's files (it takes GET anywhere).
+UI_ROUTE = "ui"
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method some route accepts at this path (Starlette names only one route's)."""
+    methods: set[str] = set()
+    for route in request.app.routes:
+        regex = getattr(route, "path_regex", None)
+        if getattr(route, "name", None) == UI_ROUTE or regex is None or not getattr(route, "methods", None):
+            continue
+        if regex.match(request.url.path):
+            methods |= set(route.methods)
+    return ", ".join(sorted(methods))
 
 
 def log_unexpected(exc: BaseException, method: str, path: str) -> None:

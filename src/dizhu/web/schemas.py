@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
 
 __all__ = [
-    "VARIANTS", "LEVELS", "LANGUAGES", "CreateGame", "Act", "Step", "HintRequest", "Settings",
+    "VARIANTS", "LEVELS", "LANGUAGES", "CreateGame", "Act", "Step", "HintRequest", "Settings", "ViewQuery",
     "View", "Created", "Hint", "Rounds", "ErrorBody", "Health",
 ]
 
@@ -30,9 +30,22 @@ DEAL_CODE_PATTERN = r"^(classic|duel)-[A-Za-z0-9._:-]{1,128}$"
 #: Printable ASCII, no spaces: UUIDs, counters, random strings.
 REQUEST_ID_PATTERN = r"^[!-~]{1,128}$"
 
-CardId = Annotated[StrictInt, Field(ge=0, le=53)]
-VersionNumber = Annotated[StrictInt, Field(ge=0, description="The game's version the client acted on.")]
-EventIndex = Annotated[StrictInt, Field(ge=0, description="Return the round's events from this index.")]
+
+
+def _whole(value: Any) -> Any:
+    """JSON has one number type: ``3.0`` is the integer 3 (JSON Schema agrees), ``3.5`` is not."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# Integers: ``3.0`` is accepted, ``"3"``, ``true`` and ``3.5`` are not.  (The constraints come
+# before the validator so that the schema shows them as ``minimum``/``maximum``.)
+CardId = Annotated[StrictInt, Field(ge=0, le=53), BeforeValidator(_whole)]
+VersionNumber = Annotated[StrictInt, Field(ge=0, description="The game's version the client acted on."),
+                          BeforeValidator(_whole)]
+EventIndex = Annotated[StrictInt, Field(ge=0, description="Return the round's events from this index."),
+                       BeforeValidator(_whole)]
 RequestId = Annotated[StrictStr, Field(
     pattern=REQUEST_ID_PATTERN, description="Made by the client, unique per write; a repeat is applied once.")]
 
@@ -75,6 +88,14 @@ class HintRequest(_Strict):
 
 class Settings(_Strict):
     language: Language
+
+
+class ViewQuery(BaseModel):
+    """The view's query string (unknown parameters are refused, like unknown fields)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    since: int = Field(default=0, ge=0, description="Return the round's events from this index.")
 
 
 # ---- responses

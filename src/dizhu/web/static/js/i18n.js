@@ -69,10 +69,19 @@ export function has(key) {
   return key in dict || key in english;
 }
 
+/**
+ * The template for `key`: a count of exactly one ({n} = 1) picks the
+ * `key.one` variant when the language has one ("1 card", not "1 cards").
+ */
+function template(key, params) {
+  if (Number(params.n) === 1 && `${key}.one` in dict) return dict[`${key}.one`];
+  return dict[key] ?? english[key] ?? key;
+}
+
 /** The text for `key` with {param} placeholders filled. */
 export function t(key, params = {}) {
-  const template = dict[key] ?? english[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (match, name) => (name in params ? String(params[name]) : match));
+  const template_ = template(key, params);
+  return template_.replace(/\{(\w+)\}/g, (match, name) => (name in params ? String(params[name]) : match));
 }
 
 /**
@@ -80,16 +89,16 @@ export function t(key, params = {}) {
  * turn a parameter into an element (card chips in messages, for instance).
  */
 export function tParts(key, params = {}, render = (name, value) => String(value)) {
-  const template = dict[key] ?? english[key] ?? key;
+  const text = template(key, params);
   const parts = [];
   let last = 0;
-  for (const match of template.matchAll(/\{(\w+)\}/g)) {
-    parts.push(template.slice(last, match.index));
+  for (const match of text.matchAll(/\{(\w+)\}/g)) {
+    parts.push(text.slice(last, match.index));
     const name = match[1];
     parts.push(name in params ? render(name, params[name]) : match[0]);
     last = match.index + match[0].length;
   }
-  parts.push(template.slice(last));
+  parts.push(text.slice(last));
   return parts.filter((p) => p !== '');
 }
 
