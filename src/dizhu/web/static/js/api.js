@@ -110,8 +110,4 @@ export class GameApi {
   setLanguage(language) {
     return call('PATCH', this.path(), { body: { language }, token: this.token });
   }
-
-  rounds() {
-    return call('GET', this.path('/rounds'), { token: this.token });
-  }
 }

@@ -2,7 +2,6 @@
 // cards, and keyboard selection. It only knows card ids; what a selection
 // means is the controller's business (onChange is called on every change).
 
-import { h } from './dom.js';
 import { cardFace } from './cardview.js';
 import { sortCards } from './cards.js';
 import { cardName } from './format.js';

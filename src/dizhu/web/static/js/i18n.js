@@ -65,10 +65,6 @@ export function onLanguageChange(fn) {
   listeners.add(fn);
 }
 
-export function has(key) {
-  return key in dict || key in english;
-}
-
 /**
  * The template for `key`: a count of exactly one ({n} = 1) picks the
  * `key.one` variant when the language has one ("1 card", not "1 cards").
