@@ -167,6 +167,8 @@ export class Game {
         this.thinking = null;
         const called = this.ds.called;
         applyEvent(this.ds, ev);
+        // Mark the bottom cards we take as landlord until our first move.
+        if (ev.type === 'landlord' && ev.seat === 0) this.ui.hand.fresh = new Set(ev.bottom_ids);
         this.shown += 1;
         this.render();
         // Screen readers hear what the others do (the table itself is visual).
@@ -207,6 +209,7 @@ export class Game {
         // Card ids repeat between deals: forget the old round's selection.
         this.ui.hand.selected.clear();
         this.ui.hand.highlight.clear();
+        this.ui.hand.fresh.clear();
         this.message = null;
         this.suggested = null;
       }
@@ -272,6 +275,7 @@ export class Game {
     this.message = null;
     this.suggested = null;
     this.ui.hand.highlight.clear();
+    this.ui.hand.fresh.clear();
   }
 
   async play() {

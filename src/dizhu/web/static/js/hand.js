@@ -24,6 +24,7 @@ export class HandView {
     this.enabled = false;
     this.drag = null;
     this.highlight = new Set(); // cards of a hint, shown until the selection changes
+    this.fresh = new Set(); // the bottom cards just taken as landlord
     el.addEventListener('pointerdown', (e) => this.pointerDown(e));
     el.addEventListener('pointermove', (e) => this.pointerMove(e));
     el.addEventListener('pointerup', () => this.pointerUp());
@@ -62,6 +63,7 @@ export class HandView {
       const on = this.selected.has(id);
       card.classList.toggle('selected', on);
       card.classList.toggle('hinted', this.highlight.has(id));
+      card.classList.toggle('fresh', this.fresh.has(id));
       card.classList.toggle('cursor', Number(card.dataset.index) === this.cursor);
       card.setAttribute('aria-selected', on ? 'true' : 'false');
       card.setAttribute('aria-label', cardName(id));
