@@ -35,9 +35,10 @@ from .view import View
 __all__ = ["search_move", "DEFAULT_BUDGET", "sample_world", "Sim"]
 
 #: Seconds of thinking per decision by default.
-DEFAULT_BUDGET = 0.25
-#: Simulated decisions per second of budget (measured with benchmarks/bots.py).
-STEPS_PER_SECOND = 40_000
+DEFAULT_BUDGET = 0.1
+#: Simulated decisions per second of budget: about what one core of a small
+#: machine does (benchmarks/bots.py measures the real decision times).
+STEPS_PER_SECOND = 100_000
 #: Worlds at least, even when the budget runs out (keeps decisions stable).
 MIN_WORLDS = 4
 #: Worlds at most.
