@@ -207,3 +207,24 @@ def test_variant_checks_the_hand():
         legal_moves("34567", variant="duel")
     with pytest.raises(ValueError):
         legal_moves(parse_cards("34567"), variant="duel")
+
+
+def test_tables_build_once_under_threads():
+    import subprocess
+    import sys
+
+    # a fresh interpreter, so the tables are not built yet; eight threads ask at once
+    code = (
+        "import threading, dizhu.moves as m\n"
+        "errors = []\n"
+        "def go():\n"
+        "    try:\n"
+        "        m.legal_moves('333444555666777888BR')\n"
+        "    except Exception as e:\n"
+        "        errors.append(e)\n"
+        "ts = [threading.Thread(target=go) for _ in range(8)]\n"
+        "[t.start() for t in ts]; [t.join() for t in ts]\n"
+        "assert not errors, errors\n"
+        "assert len(m.play_table()) == 24639 and len(m._GROUPS) == 3 and len(m._CHAINS) == 3\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

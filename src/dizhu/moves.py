@@ -23,6 +23,7 @@ between calls.
 
 from __future__ import annotations
 
+import threading
 from itertools import combinations, product
 from operator import mul
 from typing import Sequence
@@ -69,6 +70,7 @@ class _PlayTable(dict):
 # ---- static tables, built once per process by _build()
 
 _TABLE: _PlayTable | None = None
+_BUILDING = threading.Lock()
 # _GROUPS[g][field]: for the 5 ranks 5g..5g+4 with those counts, a tuple of
 # (singles/pairs/trios/bombs keys, single units, pair units, trio ranks, quad ranks).
 _GROUPS: list[dict[int, tuple]] = []
@@ -131,15 +133,17 @@ def play_table() -> dict[int, Combo]:
     """
     global _TABLE
     if _TABLE is None:
-        _build_groups()
-        _build_chains()
-        table = _PlayTable()
-        deck = hand_key(CLASSIC.deck_counts)
-        for key in _lead_keys(deck, MAX_PLAY_SIZE):
-            combo = combo_from_counts(_key_counts(key))
-            if combo.size <= MAX_PLAY_SIZE:
-                table[key] = combo
-        _TABLE = table
+        with _BUILDING:  # threads may ask at the same moment: build once
+            if _TABLE is None:
+                _build_groups()
+                _build_chains()
+                table = _PlayTable()
+                deck = hand_key(CLASSIC.deck_counts)
+                for key in _lead_keys(deck, MAX_PLAY_SIZE):
+                    combo = combo_from_counts(_key_counts(key))
+                    if combo.size <= MAX_PLAY_SIZE:
+                        table[key] = combo
+                _TABLE = table
     return _TABLE
 
 
