@@ -14,12 +14,13 @@ setup_python() {
   fi
 }
 
-# Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser).
+# Debian's Chromium for the browser tests (Playwright drives it; it never downloads a browser),
+# and CJK fonts so that the Japanese and Chinese screenshots show text, not boxes.
 setup_chromium() {
-  if [ ! -x /usr/bin/chromium ]; then
+  if [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/opentype/noto ]; then
     local sudo=""
     if [ "$(id -u)" != "0" ]; then sudo="sudo"; fi
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
   fi
 }
