@@ -90,6 +90,8 @@ def test_malformed_json_on_create_and_settings(client, game):
     ({"action": "play 3", "cards": ["3"], "version": 1, "request_id": "a"}, "cards"),
     ({"action": "play 3", "cards": list(range(21)), "version": 1, "request_id": "a"}, "cards"),
     ({"action": "pass", "version": 1, "request_id": "a", "since": -1}, "since"),
+    ({"action": "pass", "version": 1, "request_id": "a", "since": 10**30}, "since"),
+    ({"action": "pass", "version": 2**60, "request_id": "a"}, "version"),
 ])
 def test_invalid_act_bodies(client, game, body, field):
     with Unchanged(client, game):
@@ -388,3 +390,22 @@ def test_an_internal_failure_is_a_500_without_details(settings, caplog):
         error = error_of(response, 500, "internal_error")
         assert "SECRET" not in response.text and "SECRET" not in error["message"]
         assert "SECRET" not in caplog.text and "RuntimeError" in caplog.text
+
+
+def test_a_failed_commit_leaves_the_game_as_it_was(settings):
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        game = new_game(client)
+        before = game.get().json()
+        service = client.app.state.service
+        real_save = service.store.save
+
+        async def failing_save(*args, **kwargs):
+            raise OSError("disk full")
+
+        service.store.save = failing_save
+        action = game.obs["legal_actions"][0]
+        error_of(game.act(action), 500, "internal_error")
+        service.store.save = real_save
+        assert game.get().json() == before  # neither stored nor kept in memory
+        response = game.act(action)
+        assert response.status_code == 200 and response.json()["version"] > before["version"]

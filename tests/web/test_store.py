@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from dataclasses import replace
@@ -123,3 +124,49 @@ def test_old_games_are_pruned_by_the_server(tmp_path):
             time.sleep(0.02)
         assert response.status_code == 404 and response.json()["error"]["code"] == "unknown_game"
         assert fresh.get().status_code == 200
+
+
+def test_a_batch_commits_together_but_each_write_stays_all_or_nothing(store):
+    for name in "abc":
+        store.create(record(name * 22))
+    with store.batch():
+        assert store.save(record("a" * 22, version=2), 1)
+        with pytest.raises(OverflowError):  # fails after its UPDATE ran: that must be undone
+            store.save(record("b" * 22, version=2), 1, request=RequestEntry("x", "fp", 10**30, None, 1.0))
+        assert store.save(record("c" * 22, version=2), 1, rounds=[{"n": 1}])
+    assert [store.load(n * 22).version for n in "abc"] == [2, 1, 2]
+    assert store.request("b" * 22, "x") is None and store.rounds("c" * 22) == [{"n": 1, "match": 1}]
+
+
+def test_load_for_write_reads_the_game_and_the_request(store):
+    store.create(record())
+    assert store.load_for_write("g" * 22, "r") == (record(), None)
+    entry = RequestEntry("r", "fp", 3, "{}", 1.0)
+    store.save(record(version=2), 1, request=entry)
+    assert store.load_for_write("g" * 22, "r") == (record(version=2), entry)
+    assert store.load_for_write("nope", "r") == (None, None)
+
+
+def test_the_async_store_groups_concurrent_writes(tmp_path):
+    from dizhu.web.store import AsyncStore
+
+    async def scenario():
+        store = AsyncStore(lambda: SQLiteStore(tmp_path / "g.sqlite"))
+        try:
+            ids = [f"{n:022d}" for n in range(40)]
+            await asyncio.gather(*(store.create(record(i)) for i in ids))
+            bad = RequestEntry("x", "fp", 10**30, None, 1.0)
+            results = await asyncio.gather(
+                *(store.save(record(i, version=2), 1, request=bad if n == 7 else None) for n, i in enumerate(ids)),
+                return_exceptions=True)
+            assert isinstance(results[7], OverflowError)
+            assert all(r is True for n, r in enumerate(results) if n != 7)
+            assert [(await store.load(i)).version for i in ids] == [1 if n == 7 else 2 for n in range(40)]
+            await store.maintain()
+        finally:
+            store.close()
+        fresh = SQLiteStore(tmp_path / "g.sqlite")
+        assert fresh.load(ids[0]).version == 2
+        fresh.close()
+
+    asyncio.run(scenario())

@@ -109,7 +109,8 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         await starting
         service = GameService(settings, store, runner)
         app.state.service = service
-        jobs = [asyncio.create_task(_resume(service)), asyncio.create_task(_prune_forever(service, settings))]
+        jobs = [asyncio.create_task(_resume(service)), asyncio.create_task(_prune_forever(service, settings)),
+                asyncio.create_task(_maintain_forever(store))]
         try:
             yield
         finally:
@@ -269,3 +270,12 @@ async def _prune_forever(service: GameService, settings: Settings) -> None:
         except Exception:  # noqa: BLE001 - try again next time
             log.exception("pruning old games failed")
         await asyncio.sleep(settings.prune_every)
+
+
+async def _maintain_forever(store: AsyncStore) -> None:
+    while True:
+        await asyncio.sleep(1.0)
+        try:
+            await store.maintain()
+        except Exception:  # noqa: BLE001 - try again in a second
+            log.exception("storage housekeeping failed")

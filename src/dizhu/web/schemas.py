@@ -41,10 +41,16 @@ def _whole(value: Any) -> Any:
 
 # Integers: ``3.0`` is accepted, ``"3"``, ``true`` and ``3.5`` are not.  (The constraints come
 # before the validator so that the schema shows them as ``minimum``/``maximum``.)
+#: The largest integer a browser's JavaScript holds exactly.
+MAX_SAFE_INTEGER = 2**53 - 1
+#: No round comes near this many events; larger values are refused rather than stored.
+MAX_EVENT_INDEX = 1_000_000
 CardId = Annotated[StrictInt, Field(ge=0, le=53), BeforeValidator(_whole)]
-VersionNumber = Annotated[StrictInt, Field(ge=0, description="The game's version the client acted on."),
+VersionNumber = Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INTEGER,
+                                           description="The game's version the client acted on."),
                           BeforeValidator(_whole)]
-EventIndex = Annotated[StrictInt, Field(ge=0, description="Return the round's events from this index."),
+EventIndex = Annotated[StrictInt, Field(ge=0, le=MAX_EVENT_INDEX,
+                                        description="Return the round's events from this index."),
                        BeforeValidator(_whole)]
 RequestId = Annotated[StrictStr, Field(
     pattern=REQUEST_ID_PATTERN, description="Made by the client, unique per write; a repeat is applied once.")]
@@ -95,7 +101,7 @@ class ViewQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    since: int = Field(default=0, ge=0, description="Return the round's events from this index.")
+    since: int = Field(default=0, ge=0, le=MAX_EVENT_INDEX, description="Return the round's events from this index.")
 
 
 # ---- responses

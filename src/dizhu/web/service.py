@@ -6,9 +6,9 @@ One human (seat 0) against computer players.  A write goes:
 2. take the game's lock (a second write meanwhile is ``busy``), check the
    client's ``version``;
 3. apply the human's action and **commit**;
-4. let each computer act (thinking in the worker pool), **committing**
-   after each move, until the human must act again or the round is over;
-   the last commit also stores the answer under the ``request_id``.
+4. let each computer act (thinking in the worker pool) until the human must
+   act again or the round is over, and **commit** their moves together with
+   the answer, stored under the ``request_id``.
 
 A crash at any point leaves a committed state; a game left with a computer
 to act is resumed by the next request for it, or at start-up.  Storage
@@ -129,17 +129,19 @@ class GameService:
 
     async def _open(self, game_id: str, token: str | None) -> tuple[GameRecord, _Session]:
         """The game if ``token`` opens it: 401 without a token, 404 unknown, 403 wrong token."""
-        if not token:
-            raise ApiError(401, "missing_token", "send the game's token as 'Authorization: Bearer <token>'",
-                           headers={"WWW-Authenticate": "Bearer"})
+        _check_token_given(token)
         if not GAME_ID_PATTERN.fullmatch(game_id):
             raise _unknown_game()
-        record = await self.store.load(game_id)
-        if record is None:
+        return _authorized(await self.store.load(game_id), token), self._session(game_id)
+
+    async def _open_for_write(self, game_id: str, token: str | None,
+                              request_id: str) -> tuple[GameRecord, _Session, RequestEntry | None]:
+        """As :meth:`_open`, with the entry of ``request_id`` if it was seen before (one read)."""
+        _check_token_given(token)
+        if not GAME_ID_PATTERN.fullmatch(game_id):
             raise _unknown_game()
-        if not hmac.compare_digest(hash_token(token), record.token_hash):
-            raise ApiError(403, "wrong_token", "this token does not open this game")
-        return record, self._session(game_id)
+        record, seen = await self.store.load_for_write(game_id, request_id)
+        return _authorized(record, token), self._session(game_id), seen
 
     def _match(self, session: _Session, record: GameRecord) -> Match:
         """The live match at the record's version (under the lock only)."""
@@ -181,7 +183,12 @@ class GameService:
             body = json_bytes(render(new, snap, answer_since))
             if request is not None:
                 request = replace(request, response=body.decode())
-        if not await self.store.save(new, record.version, rounds=rounds, request=request):
+        try:
+            saved = await self.store.save(new, record.version, rounds=rounds, request=request)
+        except BaseException:
+            session.forget()  # the live match is ahead of the database: drop it
+            raise
+        if not saved:
             # Another server changed the game first: ours is out of date.
             session.forget()
             current = await self.store.load(record.game_id)
@@ -199,30 +206,34 @@ class GameService:
         request: RequestEntry | None = None,
         answer_since: int | None = None,
     ) -> tuple[GameRecord, bytes | None, float]:
-        """Let the computers act until the human must act or the round ends.
+        """Let the computers act until the human must act or the round ends,
+        then commit their moves, with the answer when ``answer_since`` is set.
 
-        Commits after each move; the last commit carries the answer.
-        Returns the last record, the answer and the seconds spent thinking.
+        Returns the new record (the same if nobody moved), the answer and the
+        seconds spent thinking.  A crash before the commit loses only moves
+        nobody was told about: the computers make them again.
         """
         thinking = 0.0
-        body = None
-        while _bots_to_act(match):
-            seat = match.round.to_act
-            observation = match.round.observation(seat)
-            seed = f"{record.bot_seed}:{seat}"
-            action, seconds = await self.bots.decide(record.level, record.variant, seed, observation)
-            thinking += seconds
-            try:
-                match.apply(seat, action)
-            except DizhuError:
-                log.error("a computer's action was refused; playing the fallback move")
-                match.apply(seat, fallback_action(record.variant, seed, observation))
-            last = not _bots_to_act(match)
-            record, _, body = await self._commit(
-                session, record, match,
-                request=request if last else None,
-                answer_since=answer_since if last else None,
-            )
+        moved = False
+        try:
+            while _bots_to_act(match):
+                seat = match.round.to_act
+                observation = match.round.observation(seat)
+                seed = f"{record.bot_seed}:{seat}"
+                action, seconds = await self.bots.decide(record.level, record.variant, seed, observation)
+                thinking += seconds
+                try:
+                    match.apply(seat, action)
+                except DizhuError:
+                    log.error("a computer's action was refused; playing the fallback move")
+                    match.apply(seat, fallback_action(record.variant, seed, observation))
+                moved = True
+        except BaseException:
+            session.forget()  # the live match holds moves that were never stored
+            raise
+        if not moved:
+            return record, None, thinking
+        record, _, body = await self._commit(session, record, match, request=request, answer_since=answer_since)
         return record, body, thinking
 
     async def _settle_pending(self, game_id: str, session: _Session, record: GameRecord) -> GameRecord:
@@ -340,7 +351,7 @@ class GameService:
         since_from_now: bool = False,
     ) -> Reply:
         """Carry out one write (see the module's docstring for the steps)."""
-        record, session = await self._open(game_id, token)
+        record, session, seen = await self._open_for_write(game_id, token, request.request_id)
         request_id = request.request_id
         fingerprint = hashlib.sha256(f"{kind}\n{request.model_dump_json()}".encode()).hexdigest()
         if session.lock.locked():
@@ -353,8 +364,13 @@ class GameService:
             future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
             session.inflight = _InFlight(request_id, fingerprint, future)
             try:
-                reply = await self._write_locked(game_id, session, kind, request, fingerprint, change,
-                                                 since_from_now)
+                if session.match_version > record.version:
+                    # This server committed a newer version since our read: read again.
+                    record, seen = await self.store.load_for_write(game_id, request_id)
+                    if record is None:
+                        raise _unknown_game()
+                reply = await self._write_locked(game_id, session, record, seen, kind, request, fingerprint,
+                                                 change, since_from_now)
             except asyncio.CancelledError:
                 future.cancel()
                 raise
@@ -381,16 +397,16 @@ class GameService:
         self,
         game_id: str,
         session: _Session,
+        record: GameRecord,
+        seen: RequestEntry | None,
         kind: str,
         request: Step,
         fingerprint: str,
         change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
         since_from_now: bool,
     ) -> Reply:
-        record = await self.store.load(game_id)  # fresh: another server may have moved it
-        if record is None:
-            raise _unknown_game()
-        seen = await self.store.request(game_id, request.request_id)
+        # `record` may be older than the database if another server wrote meanwhile; then
+        # the compare-and-swap of the commit refuses our write (409 stale).
         if seen is not None:
             _check_fingerprint(seen.fingerprint, fingerprint)
             if seen.response is not None:
@@ -469,6 +485,20 @@ def _human_action(request: Act, variant: str) -> Action:
         raise ApiError(422, "cards_mismatch", f"the chosen cards make {chosen.text[5:]}, not {action.text[5:]}",
                        action=action.text, cards=chosen.text[5:])
     return chosen
+
+
+def _check_token_given(token: str | None) -> None:
+    if not token:
+        raise ApiError(401, "missing_token", "send the game's token as 'Authorization: Bearer <token>'",
+                       headers={"WWW-Authenticate": "Bearer"})
+
+
+def _authorized(record: GameRecord | None, token: str) -> GameRecord:
+    if record is None:
+        raise _unknown_game()
+    if not hmac.compare_digest(hash_token(token), record.token_hash):
+        raise ApiError(403, "wrong_token", "this token does not open this game")
+    return record
 
 
 def _check_humans_turn(observation: dict[str, Any]) -> None:

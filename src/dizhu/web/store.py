@@ -12,11 +12,16 @@ overwriting, so two processes can never corrupt one game.
 from __future__ import annotations
 
 import asyncio
+import logging
+import queue
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, ContextManager, Protocol, Sequence
 
 __all__ = ["GameRecord", "RequestEntry", "GameStore", "AsyncStore"]
+
+log = logging.getLogger("dizhu.web.store")
 
 
 @dataclass
@@ -59,13 +64,17 @@ class RequestEntry:
 
 
 class GameStore(Protocol):
-    """The storage interface.  Every method is one transaction."""
+    """The storage interface.  Every method is one transaction, except inside
+    :meth:`batch`, where the writes made share one commit."""
 
     def create(self, record: GameRecord) -> None:
         """Insert a new game."""
 
     def load(self, game_id: str) -> GameRecord | None:
         """The game, or None."""
+
+    def load_for_write(self, game_id: str, request_id: str) -> tuple[GameRecord | None, RequestEntry | None]:
+        """The game and, if this request was seen before, its entry (one read)."""
 
     def save(
         self,
@@ -78,7 +87,6 @@ class GameStore(Protocol):
         """Replace the game's state if its stored version is ``expected_version``.
 
         Everything but the language (see :meth:`set_language`) is written.
-
         Appends ``rounds`` (finished rounds) and records ``request`` in the
         same transaction.  False, and nothing written, if the version moved.
         """
@@ -98,55 +106,151 @@ class GameStore(Protocol):
     def prune(self, before: float) -> int:
         """Delete games last changed before ``before`` (epoch seconds); how many."""
 
+    def batch(self) -> ContextManager[None]:
+        """A block whose writes are committed together (each still all-or-nothing)."""
+
+    def maintain(self) -> None:
+        """Housekeeping called every second or so, on a connection of its own
+        (SQLite: the checkpoint of its write-ahead log)."""
+
     def close(self) -> None:
         """Release the storage."""
 
 
-class AsyncStore:
-    """A :class:`GameStore` driven from one dedicated thread.
+_Job = tuple[str, tuple, dict, "asyncio.Future[Any]", asyncio.AbstractEventLoop]
 
-    The event loop never waits on the disk; one thread also means one
-    connection, which is what SQLite prefers for writes.
+
+class AsyncStore:
+    """A :class:`GameStore` used from the event loop without ever blocking it.
+
+    Three threads, each with its own connection: one reads, one writes, one
+    does the housekeeping.  The writer commits every write waiting in its
+    queue in one transaction ("group commit"), so that many players' moves
+    share one disk flush; each write keeps its own all-or-nothing effect (a
+    savepoint) and its answer waits until the commit is done.
     """
 
-    def __init__(self, store_factory: Any) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dizhu-store")
-        # The store is created on its own thread, where it will be used.
-        self._store: GameStore = self._executor.submit(store_factory).result()
+    def __init__(self, store_factory: Callable[[], GameStore]) -> None:
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dizhu-store-read")
+        self._keeper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dizhu-store-keep")
+        # Each store is created on the thread that will use it.
+        self._read_store: GameStore = self._reader.submit(store_factory).result()
+        self._keep_store: GameStore = self._keeper.submit(store_factory).result()
+        self._jobs: "queue.SimpleQueue[_Job | None]" = queue.SimpleQueue()
+        ready: "queue.SimpleQueue[BaseException | None]" = queue.SimpleQueue()
+        self._writer = threading.Thread(target=self._write_loop, args=(store_factory, ready),
+                                        name="dizhu-store-write", daemon=True)
+        self._writer.start()
+        failure = ready.get()
+        if failure is not None:
+            raise failure
 
-    async def _call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+    # ---- the writer thread
+
+    def _write_loop(self, store_factory: Callable[[], GameStore],
+                    ready: "queue.SimpleQueue[BaseException | None]") -> None:
+        try:
+            store = store_factory()
+        except BaseException as exc:  # noqa: BLE001 - reported to the constructor
+            ready.put(exc)
+            return
+        ready.put(None)
+        try:
+            stopping = False
+            while not stopping:
+                job = self._jobs.get()
+                if job is None:
+                    break
+                jobs = [job]
+                while True:  # everything already waiting joins this commit
+                    try:
+                        more = self._jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stopping = True
+                        break
+                    jobs.append(more)
+                self._run_batch(store, jobs)
+        finally:
+            store.close()
+
+    @staticmethod
+    def _run_batch(store: GameStore, jobs: list[_Job]) -> None:
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            with store.batch():
+                for name, args, kwargs, _, _ in jobs:
+                    try:
+                        outcomes.append((True, getattr(store, name)(*args, **kwargs)))
+                    except Exception as exc:  # noqa: BLE001 - this job fails, the others go on
+                        outcomes.append((False, exc))
+        except Exception as exc:  # noqa: BLE001 - the commit itself failed: every job did
+            log.error("a storage commit failed: %s", type(exc).__name__)
+            outcomes = [(False, exc)] * len(jobs)
+        for (ok, value), (_, _, _, future, loop) in zip(outcomes, jobs):
+            loop.call_soon_threadsafe(_settle, future, ok, value)
+
+    # ---- calls
+
+    async def _write(self, name: str, *args: Any, **kwargs: Any) -> Any:
         loop = asyncio.get_running_loop()
-        method = getattr(self._store, name)
-        return await loop.run_in_executor(self._executor, lambda: method(*args, **kwargs))
+        future: asyncio.Future[Any] = loop.create_future()
+        self._jobs.put((name, args, kwargs, future, loop))
+        return await future
+
+    async def _read(self, name: str, *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        method = getattr(self._read_store, name)
+        return await loop.run_in_executor(self._reader, method, *args)
 
     async def create(self, record: GameRecord) -> None:
-        await self._call("create", record)
+        await self._write("create", record)
 
     async def load(self, game_id: str) -> GameRecord | None:
-        return await self._call("load", game_id)
+        return await self._read("load", game_id)
+
+    async def load_for_write(self, game_id: str, request_id: str) -> tuple[GameRecord | None, RequestEntry | None]:
+        return await self._read("load_for_write", game_id, request_id)
 
     async def save(self, record: GameRecord, expected_version: int, *,
                    rounds: Sequence[dict[str, Any]] = (), request: RequestEntry | None = None) -> bool:
-        return await self._call("save", record, expected_version, rounds=rounds, request=request)
+        return await self._write("save", record, expected_version, rounds=rounds, request=request)
 
     async def set_language(self, game_id: str, language: str, now: float) -> None:
-        await self._call("set_language", game_id, language, now)
+        await self._write("set_language", game_id, language, now)
 
     async def request(self, game_id: str, request_id: str) -> RequestEntry | None:
-        return await self._call("request", game_id, request_id)
+        return await self._read("request", game_id, request_id)
 
     async def rounds(self, game_id: str) -> list[dict[str, Any]]:
-        return await self._call("rounds", game_id)
+        return await self._read("rounds", game_id)
 
     async def pending_games(self) -> list[str]:
-        return await self._call("pending_games")
+        return await self._read("pending_games")
 
     async def prune(self, before: float) -> int:
-        return await self._call("prune", before)
+        return await self._write("prune", before)
+
+    async def maintain(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._keeper, self._keep_store.maintain)
 
     def close(self) -> None:
-        """Close the store on its thread, then stop the thread."""
-        try:
-            self._executor.submit(self._store.close).result()
-        finally:
-            self._executor.shutdown(wait=True)
+        """Finish the queued writes, then close every connection."""
+        self._jobs.put(None)
+        self._writer.join()
+        for executor, store in ((self._reader, self._read_store), (self._keeper, self._keep_store)):
+            try:
+                executor.submit(store.close).result()
+            finally:
+                executor.shutdown(wait=True)
+
+
+def _settle(future: "asyncio.Future[Any]", ok: bool, value: Any) -> None:
+    if future.cancelled():
+        return  # the request went away; its write stands
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+

@@ -1,0 +1,243 @@
+"""Load test of the game server: N simulated players over HTTP against a real `dizhu serve`.
+
+    python benchmarks/load.py [--players 50] [--rounds 3] [--think 0.5] [--variant both]
+                              [--workers N] [--sync full] [--url http://host:port]
+
+Starts `dizhu serve` on a temporary data directory (unless --url names a running server),
+then runs --players concurrent players.  Each creates a game against normal-level computers
+and plays --rounds complete rounds: before each move it reads its view (GET, as a reloading
+client would), waits a think time drawn uniformly from [0, 2 x --think] seconds, and acts
+with a random legal action; after a round, "another round".  Reported:
+
+- requests/s and errors (any non-2xx answer or failed connection);
+- latency p50/p90/p99/max of view reads, of human actions (the whole act request), of the
+  same without the computers' thinking (the server reports that time in its
+  `Server-Timing: bots;dur=...` header), and of the computers' thinking per request.
+
+The target on a 2-core machine: 50 players, zero errors, p99 <= 50 ms for reads and for
+human actions without the computers' thinking.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMING = re.compile(r"bots;dur=([0-9.]+)")
+
+
+@dataclass
+class Stats:
+    reads: list[float] = field(default_factory=list)
+    acts: list[float] = field(default_factory=list)
+    acts_without_bots: list[float] = field(default_factory=list)
+    bots: list[float] = field(default_factory=list)
+    creates: list[float] = field(default_factory=list)
+    requests: int = 0
+    errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
+    rounds: int = 0
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.error_samples) < 5:
+            self.error_samples.append(what)
+
+
+async def timed(stats: Stats, client: httpx.AsyncClient, method: str, url: str, **kwargs):
+    start = time.perf_counter()
+    try:
+        response = await client.request(method, url, **kwargs)
+    except httpx.HTTPError as exc:
+        stats.requests += 1
+        stats.error(f"{method} {url}: {type(exc).__name__}")
+        return None, time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    stats.requests += 1
+    if not 200 <= response.status_code < 300:
+        stats.error(f"{method} {url.split('/')[-1]}: {response.status_code} {response.text[:120]}")
+        return None, elapsed
+    return response, elapsed
+
+
+def bot_seconds(response: httpx.Response) -> float:
+    match = TIMING.search(response.headers.get("server-timing", ""))
+    return float(match.group(1)) / 1000 if match else 0.0
+
+
+async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stats: Stats,
+                 start_at: float) -> None:
+    rng = random.Random(n)
+    variant = args.variant if args.variant != "both" else ("classic", "duel")[n % 2]
+    await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+    response, elapsed = await timed(stats, client, "POST", "/api/games",
+                                    json={"variant": variant, "level": "normal"})
+    if response is None:
+        return
+    stats.creates.append(elapsed)
+    created = response.json()
+    base = f"/api/games/{created['game_id']}"
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    view = created["view"]
+    moves = 0
+    for round_index in range(args.rounds):
+        while view["observation"]["phase"] != "over":
+            response, elapsed = await timed(stats, client, "GET", base, headers=headers,
+                                            params={"since": view["event_count"]})
+            if response is None:
+                return
+            stats.reads.append(elapsed)
+            view = response.json()
+            await asyncio.sleep(rng.uniform(0, 2 * args.think))
+            legal = view["observation"]["legal_actions"]
+            body = {"action": rng.choice(legal), "version": view["version"], "request_id": f"{n}-{moves}"}
+            moves += 1
+            response, elapsed = await timed(stats, client, "POST", f"{base}/act", headers=headers, json=body)
+            if response is None:
+                return
+            thinking = bot_seconds(response)
+            stats.acts.append(elapsed)
+            stats.bots.append(thinking)
+            stats.acts_without_bots.append(max(0.0, elapsed - thinking))
+            view = response.json()
+        stats.rounds += 1
+        if round_index + 1 < args.rounds:
+            body = {"version": view["version"], "request_id": f"{n}-next-{round_index}"}
+            path = "new-match" if view["match_over"] else "another-round"
+            response, elapsed = await timed(stats, client, "POST", f"{base}/{path}", headers=headers, json=body)
+            if response is None:
+                return
+            stats.acts.append(elapsed)
+            thinking = bot_seconds(response)
+            stats.bots.append(thinking)
+            stats.acts_without_bots.append(max(0.0, elapsed - thinking))
+            view = response.json()
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def line(name: str, values: list[float]) -> str:
+    ms = [v * 1000 for v in values]
+    return (f"  {name:<32} n={len(ms):>6}  p50={percentile(ms, 50):7.1f}  p90={percentile(ms, 90):7.1f}  "
+            f"p99={percentile(ms, 99):7.1f}  max={max(ms) if ms else float('nan'):7.1f} ms")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    script = Path(sys.executable).parent / "dizhu"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
+    command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--log-level", "warning",
+                "--no-access-log", "--sync", args.sync]
+    if args.workers is not None:
+        command += ["--workers", str(args.workers)]
+    process = subprocess.Popen(command, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            raise SystemExit("the server stopped during start-up")
+        try:
+            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            raise SystemExit("the server did not start")
+        time.sleep(0.1)
+
+
+async def run(args: argparse.Namespace, url: str) -> Stats:
+    stats = Stats()
+    limits = httpx.Limits(max_connections=args.players, max_keepalive_connections=args.players)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+        now = time.perf_counter()
+        # Players arrive over the first second, as they would, not all in one instant.
+        await asyncio.gather(*(player(n, client, args, stats, now + n / max(1, args.players))
+                               for n in range(args.players)))
+    return stats
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=50, help="concurrent simulated players (default 50)")
+    parser.add_argument("--rounds", type=int, default=3, help="complete rounds per player (default 3)")
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="mean think time before each move, seconds (default 0.5; drawn from 0 to twice this)")
+    parser.add_argument("--variant", choices=["classic", "duel", "both"], default="both",
+                        help="variant of the games (default both: half classic, half duel)")
+    parser.add_argument("--workers", type=int, default=None, help="bot worker processes for the server")
+    parser.add_argument("--sync", choices=["full", "normal"], default="full", help="the server's --sync")
+    parser.add_argument("--url", default=None, help="use this running server instead of starting one")
+    args = parser.parse_args()
+
+    data_dir = Path(tempfile.mkdtemp(prefix="dizhu-load-"))
+    process = None
+    try:
+        if args.url:
+            url = args.url
+        else:
+            process, url = start_server(args, data_dir)
+        start = time.perf_counter()
+        stats = asyncio.run(run(args, url))
+        elapsed = time.perf_counter() - start
+    finally:
+        if process is not None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+    print(f"dizhu load test: {args.players} players x {args.rounds} rounds ({args.variant}), normal-level "
+          f"computers, think time mean {args.think:.2f} s, server --sync {args.sync}"
+          + (f", --workers {args.workers}" if args.workers is not None else "")
+          + f", {os.cpu_count()} CPUs")
+    print(f"  {stats.rounds} rounds finished, {stats.requests} requests in {elapsed:.1f} s = "
+          f"{stats.requests / elapsed:.1f} requests/s, errors: {stats.errors}")
+    for sample in stats.error_samples:
+        print(f"    error: {sample}")
+    print(line("view reads (GET)", stats.reads))
+    print(line("human actions (whole request)", stats.acts))
+    print(line("human actions without bots", stats.acts_without_bots))
+    print(line("computers' thinking per action", stats.bots))
+    print(line("game creation", stats.creates))
+    if stats.acts:
+        print(f"  mean computers' thinking per action: {statistics.mean(stats.bots) * 1000:.1f} ms")
+    met = (stats.errors == 0 and percentile(stats.reads, 99) <= 0.050
+           and percentile(stats.acts_without_bots, 99) <= 0.050)
+    print(f"  target (0 errors, p99 <= 50 ms for reads and for actions without bots): {'met' if met else 'NOT met'}")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
