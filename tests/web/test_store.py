@@ -30,6 +30,8 @@ def store(tmp_path):
 
 
 def test_create_load_and_wal(store, tmp_path):
+    assert (tmp_path / "d" / "games.sqlite").stat().st_mode & 0o777 == 0o600  # hidden cards inside
+    assert (tmp_path / "d").stat().st_mode & 0o077 == 0
     store.create(record())
     assert store.load("g" * 22) == record()
     assert store.load("nope") is None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -75,7 +76,11 @@ class SQLiteStore:
         if sync not in ("full", "normal"):
             raise ValueError(f"sync must be 'full' or 'normal', not {sync!r}")
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        # The database holds every hidden card: readable by its owner only (SQLite gives the
+        # -wal and -shm files the database file's permissions).
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not path.exists():
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         # isolation_level=None: transactions are opened explicitly below.
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
