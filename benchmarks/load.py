@@ -1,11 +1,11 @@
 """Load test of the game server: N simulated players over HTTP against a real `dizhu serve`.
 
     python benchmarks/load.py [--players 50] [--rounds 3] [--think 0.5] [--variant both]
-                              [--workers N] [--sync full] [--url http://host:port]
+                              [--level normal] [--workers N] [--sync full] [--url http://host:port]
 
 Starts `dizhu serve` on a temporary data directory (unless --url names a running server),
-then runs --players concurrent players.  Each creates a game against normal-level computers
-and plays --rounds complete rounds: before each move it reads its view (GET, as a reloading
+then runs --players concurrent players.  Each creates a game against computers of --level
+(normal by default) and plays --rounds complete rounds: before each move it reads its view (GET, as a reloading
 client would), waits a think time drawn uniformly from [0, 2 x --think] seconds, and acts
 with a random legal action; after a round, "another round".  Reported:
 
@@ -87,7 +87,7 @@ async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, st
     variant = args.variant if args.variant != "both" else ("classic", "duel")[n % 2]
     await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
     response, elapsed = await timed(stats, client, "POST", "/api/games",
-                                    json={"variant": variant, "level": "normal"})
+                                    json={"variant": variant, "level": args.level})
     if response is None:
         return
     stats.creates.append(elapsed)
@@ -144,6 +144,27 @@ def line(name: str, values: list[float]) -> str:
             f"p99={percentile(ms, 99):7.1f}  max={max(ms) if ms else float('nan'):7.1f} ms")
 
 
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) of a process and of its children (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def of(p: int) -> float:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / tick
+
+    children = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                children += of(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return of(pid), children
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -194,6 +215,8 @@ def main() -> int:
                         help="mean think time before each move, seconds (default 0.5; drawn from 0 to twice this)")
     parser.add_argument("--variant", choices=["classic", "duel", "both"], default="both",
                         help="variant of the games (default both: half classic, half duel)")
+    parser.add_argument("--level", choices=["normal", "intermediate", "super-hard"], default="normal",
+                        help="the computers' level (default normal)")
     parser.add_argument("--workers", type=int, default=None, help="bot worker processes for the server")
     parser.add_argument("--sync", choices=["full", "normal"], default="full", help="the server's --sync")
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
@@ -201,14 +224,22 @@ def main() -> int:
 
     data_dir = Path(tempfile.mkdtemp(prefix="dizhu-load-"))
     process = None
+    server_cpu = None
     try:
         if args.url:
             url = args.url
         else:
             process, url = start_server(args, data_dir)
+        server_before = cpu_seconds(process.pid) if process else None
+        own_before = time.process_time()
         start = time.perf_counter()
         stats = asyncio.run(run(args, url))
         elapsed = time.perf_counter() - start
+        own_cpu = time.process_time() - own_before
+        server_cpu = None
+        if process is not None and server_before is not None:
+            after = cpu_seconds(process.pid)
+            server_cpu = (after[0] - server_before[0], after[1] - server_before[1])
     finally:
         if process is not None:
             process.send_signal(signal.SIGTERM)
@@ -218,7 +249,7 @@ def main() -> int:
                 os.killpg(process.pid, signal.SIGKILL)
         shutil.rmtree(data_dir, ignore_errors=True)
 
-    print(f"dizhu load test: {args.players} players x {args.rounds} rounds ({args.variant}), normal-level "
+    print(f"dizhu load test: {args.players} players x {args.rounds} rounds ({args.variant}), {args.level}-level "
           f"computers, think time mean {args.think:.2f} s, server --sync {args.sync}"
           + (f", --workers {args.workers}" if args.workers is not None else "")
           + f", {os.cpu_count()} CPUs")
@@ -233,6 +264,9 @@ def main() -> int:
     print(line("game creation", stats.creates))
     if stats.acts:
         print(f"  mean computers' thinking per action: {statistics.mean(stats.bots) * 1000:.1f} ms")
+    if server_cpu is not None:
+        print(f"  CPU seconds used: server {server_cpu[0]:.1f}, its bot workers {server_cpu[1]:.1f}, "
+              f"this load generator {own_cpu:.1f} (of {elapsed * (os.cpu_count() or 1):.0f} available)")
     met = (stats.errors == 0 and percentile(stats.reads, 99) <= 0.050
            and percentile(stats.acts_without_bots, 99) <= 0.050)
     print(f"  target (0 errors, p99 <= 50 ms for reads and for actions without bots): {'met' if met else 'NOT met'}")

@@ -18,13 +18,22 @@ from ..game import Round
 __all__ = ["init_worker", "warm", "decide", "suggest"]
 
 
+#: Workers run at a lower priority than the server: when the CPUs are busy, answering a
+#: request (milliseconds) goes before a bot's search (a budget of up to a second).
+WORKER_NICENESS = 5
+
+
 def init_worker(parent_pid: int) -> None:
-    """Set up a worker: leave Ctrl-C to the server, and exit with it.
+    """Set up a worker: lower priority, leave Ctrl-C to the server, and exit with it.
 
     A server killed with SIGKILL cannot stop its pool; the watchdog makes
     the workers notice that their parent is gone and exit too.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not allowed here: run at the normal priority
+        pass
 
     def watch() -> None:
         while True:
