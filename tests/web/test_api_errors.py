@@ -409,3 +409,16 @@ def test_a_failed_commit_leaves_the_game_as_it_was(settings):
         assert game.get().json() == before  # neither stored nor kept in memory
         response = game.act(action)
         assert response.status_code == 200 and response.json()["version"] > before["version"]
+
+
+def test_failures_are_logged_without_their_text(caplog):
+    from dizhu import IllegalAction
+    from dizhu.web.logs import log_failure
+
+    try:
+        raise IllegalAction("not_in_hand", cards="".join(["99", "TT", "JJ"]))
+    except IllegalAction as exc:
+        with caplog.at_level(logging.ERROR):
+            log_failure(logging.getLogger("dizhu.test"), "a computer's move failed", exc)
+    assert "IllegalAction" in caplog.text and "a computer's move failed" in caplog.text
+    assert "99TTJJ" not in caplog.text and "do not hold" not in caplog.text

@@ -24,6 +24,7 @@ from starlette.types import Scope
 from ..moves import play_table
 from .botpool import BotRunner
 from .errors import UI_ROUTE, allowed_methods, install_handlers
+from .logs import log_failure
 from .middleware import BodyLimit, SafetyNet, SecurityHeaders
 from .schemas import Act, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds, Settings as SettingsBody
 from .schemas import Step, View, ViewQuery
@@ -259,16 +260,16 @@ async def _resume(service: GameService) -> None:
         count = await service.resume_pending()
         if count:
             log.info("resumed %d games interrupted mid-turn", count)
-    except Exception:  # noqa: BLE001 - start-up must go on
-        log.exception("resuming interrupted games failed")
+    except Exception as exc:  # noqa: BLE001 - start-up must go on
+        log_failure(log, "resuming interrupted games failed", exc)
 
 
 async def _prune_forever(service: GameService, settings: Settings) -> None:
     while True:
         try:
             await service.prune()
-        except Exception:  # noqa: BLE001 - try again next time
-            log.exception("pruning old games failed")
+        except Exception as exc:  # noqa: BLE001 - try again next time
+            log_failure(log, "pruning old games failed", exc)
         await asyncio.sleep(settings.prune_every)
 
 
@@ -277,5 +278,5 @@ async def _maintain_forever(store: AsyncStore) -> None:
         await asyncio.sleep(1.0)
         try:
             await store.maintain()
-        except Exception:  # noqa: BLE001 - try again in a second
-            log.exception("storage housekeeping failed")
+        except Exception as exc:  # noqa: BLE001 - try again in a second
+            log_failure(log, "storage housekeeping failed", exc)

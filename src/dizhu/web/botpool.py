@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from ..bots import create, hint
 from . import worker
+from .logs import log_failure
 
 __all__ = ["BotRunner", "fallback_action"]
 
@@ -31,8 +32,8 @@ def fallback_action(variant: str, seed: str, observation: dict[str, Any]) -> str
         action = create("normal", variant, seed=seed).decide(observation)
         if action in observation["legal_actions"]:
             return action
-    except Exception:  # noqa: BLE001 - the last line of defence must not raise
-        log.exception("the fallback bot failed")
+    except Exception as exc:  # noqa: BLE001 - the last line of defence must not raise
+        log_failure(log, "the fallback bot failed", exc)
     return observation["legal_actions"][0]
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import traceback
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -18,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from ..errors import DizhuError
+from .logs import log_failure
 
 __all__ = ["ApiError", "engine_error", "error_response", "install_handlers", "json_bytes", "log_unexpected",
            "internal_error"]
@@ -121,10 +121,8 @@ def allowed_methods(request: Request) -> str:
 
 
 def log_unexpected(exc: BaseException, method: str, path: str) -> None:
-    """Log a failure by its type and frames.  The exception's own text is
-    left out because it could quote game state (a hand, a deal code)."""
-    frames = "".join(traceback.format_tb(exc.__traceback__))
-    log.error("unexpected %s on %s %s\n%s", type(exc).__name__, method, path, frames)
+    """Log a failed request by the exception's type and frames (see logs.py)."""
+    log_failure(log, f"unexpected failure of {method} {path}", exc)
 
 
 def internal_error() -> ApiError:

@@ -35,6 +35,7 @@ from ..game import Action, Match, Round
 from ..game.deal import parse_deal_code
 from .botpool import BotRunner, fallback_action
 from .errors import ApiError, engine_error, json_bytes
+from .logs import log_failure
 from .schemas import Act, CreateGame, Step
 from .settings import Settings
 from .store import AsyncStore, GameRecord, RequestEntry
@@ -413,9 +414,9 @@ class GameService:
                 return Reply(seen.response.encode())
             # Applied, but the server stopped before it answered: finish and answer now.
             match = self._match(session, record)
-            if record.pending:
-                _, body, thinking = await self._play_computers(session, record, match, request=seen,
-                                                               answer_since=seen.since)
+            record, body, thinking = await self._play_computers(session, record, match, request=seen,
+                                                                answer_since=seen.since)
+            if body is not None:
                 return Reply(body, bot_seconds=thinking)
             # The computers' turn was already finished (at start-up): just answer.
             body = json_bytes(render(record, snapshot(match, record.version), seen.since))
@@ -460,8 +461,8 @@ class GameService:
             if record is not None:
                 try:
                     await self._settle_pending(game_id, self._session(game_id), record)
-                except Exception:  # noqa: BLE001 - one broken game must not stop the others
-                    log.exception("could not resume a game")
+                except Exception as exc:  # noqa: BLE001 - one broken game must not stop the others
+                    log_failure(log, "could not resume a game", exc)
         return len(game_ids)
 
     async def prune(self) -> int:
