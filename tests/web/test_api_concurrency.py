@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import asyncio
 
+from dizhu.game import deal_cards
+
 from .support import GatedBots, async_client, auth
+
+# A deal where the human bids first, so that the human's first action (a pass) is always
+# followed by a computer's turn.  (With a random deal the human can be first to speak
+# again after an all-pass re-deal, and then no computer ever thinks.)
+HUMAN_FIRST = next(code for n in range(100) if deal_cards(code := f"classic-conc{n}", 0).first == 0)
 
 
 def run(coro):
@@ -15,6 +22,7 @@ def run(coro):
 async def create(c, bots=None, **body):
     if bots is not None:
         bots.gate.set()  # let the computers' opening bids through
+    body.setdefault("deal_code", HUMAN_FIRST)
     response = await c.post("/api/games", json={"level": "normal", **body})
     assert response.status_code == 201, response.text
     if bots is not None:
@@ -36,7 +44,7 @@ def test_reads_busy_writes_and_double_taps_while_the_computers_think(settings):
             gid, headers, view = game["game_id"], auth(game["token"]), game["view"]
             body = act_body(view, "tap")
             first = asyncio.create_task(c.post(f"/api/games/{gid}/act", json=body, headers=headers))
-            await bots.waiting.wait()  # the human's move is in; a computer is thinking
+            await asyncio.wait_for(bots.waiting.wait(), 30)  # the human's move is in; a computer thinks
             during = await c.get(f"/api/games/{gid}", headers=headers)
             assert during.status_code == 200
             seen = during.json()
@@ -96,7 +104,7 @@ def test_one_game_thinking_does_not_hold_up_another(settings):
             other = await create(c, bots)
             task = asyncio.create_task(c.post(f"/api/games/{slow['game_id']}/act", headers=auth(slow["token"]),
                                               json=act_body(slow["view"], "x")))
-            await bots.waiting.wait()
+            await asyncio.wait_for(bots.waiting.wait(), 30)
             for _ in range(5):
                 response = await asyncio.wait_for(
                     c.get(f"/api/games/{other['game_id']}", headers=auth(other["token"])), 2)
@@ -120,7 +128,7 @@ def test_a_write_cut_off_after_the_humans_move_is_finished_later(settings):
             body = act_body(game["view"], "cut")
             task = asyncio.create_task(c.post(f"/api/games/{game['game_id']}/act", json=body,
                                               headers=auth(game["token"])))
-            await bots.waiting.wait()
+            await asyncio.wait_for(bots.waiting.wait(), 30)
             task.cancel()  # the server goes away before it answers
             try:
                 await task

@@ -272,10 +272,12 @@ class GameService:
             language=request.language, bot_seed=secrets.token_hex(8), version=1, state=match.to_json(),
             match_no=1, pending=_bots_to_act(match), created_at=now, updated_at=now,
         )
-        await self.store.create(record)
         session = self._session(game_id)
         thinking = 0.0
+        # Hold the game's lock from the moment it exists: the start-up job that resumes
+        # interrupted games must not take this new game's first computer turn as its own.
         async with session.lock:
+            await self.store.create(record)
             session.match, session.match_version = match, record.version
             session.snap = snapshot(match, record.version)
             record, _, thinking = await self._play_computers(session, record, match)
