@@ -6,6 +6,7 @@ import hashlib
 import random
 from typing import Any
 
+from ..cards import Card, parse_cards
 from .bidding import decide_bid
 from .policy import Decision, decide_play
 from .view import View
@@ -75,25 +76,12 @@ def hint(observation: dict[str, Any], level: str = "intermediate",
     decision = BotPlayer(level, observation["variant"], seed="hint", budget=budget).explain(observation)
     cards: list[int] = []
     if decision.action.startswith("play "):
-        need = list(View.of(observation).hand)  # noqa: F841 - shape check
-        wanted = _ranks_of(decision.action[5:])
+        # select cards of the right ranks from the hand, as the player would
+        wanted = list(parse_cards(decision.action[5:]).counts)
         for card_id in observation["hand_ids"]:
-            rank = _rank_of_id(card_id)
-            if wanted.get(rank):
+            rank = Card.from_id(card_id).rank
+            if wanted[rank]:
                 wanted[rank] -= 1
                 cards.append(card_id)
     return {"action": decision.action, "cards": cards,
             "reason": {"key": decision.reason, "params": dict(decision.params)}}
-
-
-def _rank_of_id(card_id: int) -> int:
-    return card_id // 4 if card_id < 52 else 13 + card_id - 52
-
-
-def _ranks_of(text: str) -> dict[int, int]:
-    from ..cards import parse_cards
-
-    out: dict[int, int] = {}
-    for card in parse_cards(text):
-        out[int(card.rank)] = out.get(int(card.rank), 0) + 1
-    return out
