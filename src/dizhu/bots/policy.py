@@ -102,28 +102,29 @@ def _is_control(combo: Combo, ctx: Ctx) -> bool:
 
 def _leads_from_split(hand: tuple[int, ...]) -> list[Combo]:
     """The split's groups as plays, trios and planes carrying the weakest kickers."""
-    s = split_counts(hand)
-    groups = list(s.groups)
-    # kicker units: singles and pairs that are not chains, weakest first
-    spare = sorted((g for g in groups if g.width in (1, 2) and not g.is_chain and g.low < TWO),
-                   key=lambda g: g.low)
-    used: set[Group] = set()
+    groups = list(split_counts(hand).groups)
+    # kicker units: singles and pairs that are not chains, weakest first (by index:
+    # a split may hold two equal groups, such as two pair chains from four-of-a-kinds)
+    spare = sorted((i for i, g in enumerate(groups) if g.width in (1, 2) and not g.is_chain and g.low < TWO),
+                   key=lambda i: groups[i].low)
+    used: set[int] = set()
     plays: list[Combo] = []
-    for g in sorted(groups, key=lambda g: (-g.trios, g.low)):
-        if g in used:
+    for i in sorted(range(len(groups)), key=lambda i: (-groups[i].trios, groups[i].low)):
+        if i in used:
             continue
+        g = groups[i]
         key = _group_key(g)
         if g.width == 3:
             need = g.length
             for width in (1, 2):
-                pick = [k for k in spare if k.width == width and k not in used
-                        and not g.low <= k.low <= g.high][:need]
+                pick = [k for k in spare if groups[k].width == width and k not in used
+                        and not g.low <= groups[k].low <= g.high][:need]
                 if len(pick) == need:
                     for k in pick:
                         used.add(k)
-                        key += _group_key(k)
+                        key += _group_key(groups[k])
                     break
-        used.add(g)
+        used.add(i)
         plays.append(_combo(key))
     return plays
 
