@@ -176,7 +176,9 @@ def start_server(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.P
     script = Path(sys.executable).parent / "dizhu"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
     command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--log-level", "warning",
-                "--no-access-log", "--sync", args.sync]
+                "--no-access-log", "--sync", args.sync,
+                # every simulated player comes from this one address: no per-address limit
+                "--create-limit", "0"]
     if args.workers is not None:
         command += ["--workers", str(args.workers)]
     process = subprocess.Popen(command, start_new_session=True)

@@ -36,6 +36,8 @@ def _serve(args: argparse.Namespace) -> int:
         retention_days=args.retention_days,
         log_level=args.log_level,
         sync=args.sync,
+        create_per_minute=args.create_limit,
+        create_burst=args.create_burst,
     )
     serve(settings, access_log=not args.no_access_log)
     return 0
@@ -44,6 +46,13 @@ def _serve(args: argparse.Namespace) -> int:
 def _count(text: str) -> int:
     value = int(text)
     if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return value
+
+
+def _non_negative(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
         raise argparse.ArgumentTypeError("must be 0 or more")
     return value
 
@@ -78,6 +87,11 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.add_argument("--sync", choices=["full", "normal"], default="full",
                        help="full (default): every answered move survives a power cut; "
                        "normal: faster, survives a crash of the server but not of the machine")
+    serve.add_argument("--create-limit", type=_non_negative, default=20.0, metavar="PER_MINUTE",
+                       help="new games one client address may create per minute, after a first burst "
+                       "(default: 20; 0: no limit)")
+    serve.add_argument("--create-burst", type=_count, default=60, metavar="N",
+                       help="new games one client address may create at once (default: 60)")
     serve.add_argument("--log-level", choices=["critical", "error", "warning", "info", "debug"],
                        default="info", help="least important messages to log (default: info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")

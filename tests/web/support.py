@@ -157,7 +157,7 @@ def dizhu_serve(port: int, data_dir: Path, log: Path) -> subprocess.Popen:
     script = Path(sys.executable).parent / "dizhu"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
     command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1",
-                "--log-level", "warning", "--no-access-log"]
+                "--log-level", "warning", "--no-access-log", "--create-limit", "0"]
     return subprocess.Popen(command, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
 
 

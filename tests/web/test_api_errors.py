@@ -422,3 +422,48 @@ def test_failures_are_logged_without_their_text(caplog):
             log_failure(logging.getLogger("dizhu.test"), "a computer's move failed", exc)
     assert "IllegalAction" in caplog.text and "a computer's move failed" in caplog.text
     assert "99TTJJ" not in caplog.text and "do not hold" not in caplog.text
+
+
+def test_creating_games_too_fast_from_one_address_is_limited(settings):
+    import dataclasses
+    import sqlite3
+    import time
+
+    limited = dataclasses.replace(settings, create_burst=2, create_per_minute=600)  # then one per 0.1 s
+    app = create_app(limited)
+    with TestClient(app, client=("10.0.0.1", 5000)) as first, TestClient(app, client=("10.0.0.2", 5000)) as other:
+        created = [first.post("/api/games", json={}) for _ in range(2)]
+        assert [r.status_code for r in created] == [201, 201]
+        refused = first.post("/api/games", json={})
+        assert refused.status_code == 429 and refused.headers["retry-after"] == "1"
+        error = refused.json()["error"]
+        assert error["code"] == "too_many_games" and error["params"] == {"retry_after": 1}
+        with sqlite3.connect(limited.db_path) as db:
+            assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (2,)  # nothing was created
+        # playing is never limited
+        game = created[0].json()
+        headers = auth(game["token"])
+        for _ in range(5):
+            assert first.get(f"/api/games/{game['game_id']}", headers=headers).status_code == 200
+            assert first.post(f"/api/games/{game['game_id']}/hint", headers=headers).status_code == 200
+        assert other.post("/api/games", json={}).status_code == 201  # another address has its own allowance
+        time.sleep(0.15)
+        assert first.post("/api/games", json={}).status_code == 201  # refilled
+
+
+def test_the_creation_limit_can_be_turned_off():
+    from dizhu.web.ratelimit import CreationLimit
+
+    limit = CreationLimit(per_minute=0, burst=1, clock=lambda: 0.0)
+    assert all(limit.wait("10.0.0.1") == 0.0 for _ in range(1000))
+
+
+def test_the_creation_limit_forgets_the_longest_idle_client_first(monkeypatch):
+    from dizhu.web import ratelimit
+
+    monkeypatch.setattr(ratelimit, "MAX_CLIENTS", 2)
+    limit = ratelimit.CreationLimit(per_minute=1, burst=1, clock=lambda: 0.0)
+    assert [limit.wait(c) for c in ("a", "b")] == [0.0, 0.0]
+    assert limit.wait("a") > 0  # "a" is now the most recently seen
+    assert limit.wait("c") == 0.0  # pushes out "b", the longest idle
+    assert limit.wait("a") > 0 and limit.wait("b") == 0.0

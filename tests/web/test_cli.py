@@ -16,20 +16,23 @@ def test_help_documents_every_option():
     result = subprocess.run([sys.executable, "-m", "dizhu.cli", "serve", "--help"], capture_output=True,
                             text=True, check=True)
     for option in ["--host", "--port", "--data-dir", "--workers", "--bot-budget", "--retention-days", "--sync",
-                   "--log-level", DATA_DIR_ENV, "XDG_DATA_HOME"]:
+                   "--create-limit", "--create-burst", "--log-level", DATA_DIR_ENV, "XDG_DATA_HOME"]:
         assert option in result.stdout
 
 
 def test_options_are_parsed():
     args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "9000", "--data-dir", "/tmp/d",
-                                      "--workers", "3", "--bot-budget", "0.5", "--retention-days", "7"])
+                                      "--workers", "3", "--bot-budget", "0.5", "--retention-days", "7",
+                                      "--create-limit", "0", "--create-burst", "5"])
     assert (args.host, args.port, args.data_dir, args.workers) == ("0.0.0.0", 9000, Path("/tmp/d"), 3)
     assert (args.bot_budget, args.retention_days, args.sync) == (0.5, 7.0, "full")
+    assert (args.create_limit, args.create_burst) == (0.0, 5)
     defaults = build_parser().parse_args(["serve"])
     assert defaults.host == "127.0.0.1" and defaults.data_dir is None and defaults.workers >= 1
 
 
 @pytest.mark.parametrize("bad", [["--workers", "-1"], ["--bot-budget", "0"], ["--retention-days", "-2"],
+                                 ["--create-limit", "-1"], ["--create-burst", "-3"],
                                  ["--sync", "off"], ["--port", "x"]])
 def test_bad_options_are_refused(bad, capsys):
     with pytest.raises(SystemExit):

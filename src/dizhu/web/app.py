@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import mimetypes
 from pathlib import Path
 from typing import Annotated, Any, AsyncIterator, Optional
@@ -23,9 +24,10 @@ from starlette.types import Scope
 
 from ..moves import play_table
 from .botpool import BotRunner
-from .errors import UI_ROUTE, allowed_methods, install_handlers
+from .errors import UI_ROUTE, ApiError, allowed_methods, install_handlers
 from .logs import log_failure
 from .middleware import BodyLimit, SafetyNet, SecurityHeaders
+from .ratelimit import CreationLimit
 from .schemas import Act, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds, Settings as SettingsBody
 from .schemas import Step, View, ViewQuery
 from .service import GameService, Reply
@@ -56,6 +58,7 @@ _ERRORS = {
     422: "Invalid request (`invalid_request`) or an action the rules refuse (the engine's reason code).",
     429: "The game is busy with another request (`busy`).",
 }
+_CREATE_LIMITED = "Too many games created from this address (`too_many_games`, `Retry-After`)."
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -144,10 +147,18 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         """The server is up."""
         return {"status": "ok"}
 
+    creation_limit = CreationLimit(settings.create_per_minute, settings.create_burst)
+
     @app.post("/api/games", status_code=201, response_model=Created, tags=["games"],
-              responses=_errors(400, 413, 422))
+              responses={**_errors(400, 413, 422), 429: {"model": ErrorBody, "description": _CREATE_LIMITED}})
     async def create_game(request: Request, body: CreateGame) -> Response:
         """Create a game: deal the first round and let the computers bid if they speak first."""
+        client = request.client.host if request.client else ""
+        wait = creation_limit.wait(client)
+        if wait > 0:
+            seconds = math.ceil(wait)
+            raise ApiError(429, "too_many_games", f"too many new games from this address: try again in {seconds} s",
+                           headers={"Retry-After": str(seconds)}, retry_after=seconds)
         return _reply(await service(request).create(body))
 
     @app.get("/api/games/{game_id}", response_model=View, tags=["games"], responses=_READ_ERRORS)

@@ -65,6 +65,10 @@ class Settings:
     sync: str = "full"
     #: How often the pruning of old games runs, in seconds.
     prune_every: float = 3600.0
+    #: Games one client address may create: ``create_burst`` at once, then
+    #: ``create_per_minute`` (0 turns the limit off).
+    create_per_minute: float = 20.0
+    create_burst: int = 60
 
     @property
     def db_path(self) -> Path:
