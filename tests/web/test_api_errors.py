@@ -381,7 +381,7 @@ def test_an_internal_failure_is_a_500_without_details(settings, caplog):
 
         secret = "-".join(["SECRET", "HAND", "33344455"])  # so no source line shows it
 
-        async def broken(game_id):
+        async def broken(game_id, *page):
             raise RuntimeError(secret)
 
         service.store.rounds = broken

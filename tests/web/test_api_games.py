@@ -105,7 +105,7 @@ def test_cards_name_exactly_which_cards_are_played(client):
 def test_rounds_is_empty_before_a_round_ends(client):
     game = new_game(client)
     response = client.get(f"/api/games/{game.id}/rounds", headers=game.headers)
-    assert response.status_code == 200 and response.json() == {"rounds": []}
+    assert response.status_code == 200 and response.json() == {"rounds": [], "total": 0, "next_offset": None}
 
 
 def test_hint_suggests_a_legal_action_and_applies_nothing(client):
@@ -158,6 +158,19 @@ def test_another_round_keeps_totals_and_new_match_resets_them(client):
     rounds = client.get(f"/api/games/{game.id}/rounds", headers=game.headers).json()["rounds"]
     assert [(r["match"], r["number"]) for r in rounds] == [(1, 1), (1, 2), (2, 3)]
     assert rounds[2]["totals"] == game.view["totals"]
+    # a page at a time
+    pages, offset = [], 0
+    while offset is not None:
+        page = client.get(f"/api/games/{game.id}/rounds?offset={offset}&limit=2", headers=game.headers).json()
+        assert page["total"] == 3 and len(page["rounds"]) <= 2
+        pages.append([r["number"] for r in page["rounds"]])
+        offset = page["next_offset"]
+    assert pages == [[1, 2], [3]]
+    beyond = client.get(f"/api/games/{game.id}/rounds?offset=7", headers=game.headers).json()
+    assert beyond == {"rounds": [], "total": 3, "next_offset": None}
+    for query in ("limit=0", "limit=201", "offset=-1", "limit=x", "page=2"):
+        response = client.get(f"/api/games/{game.id}/rounds?{query}", headers=game.headers)
+        assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_request", query
 
 
 def test_new_game_abandons_the_round_and_scores_nothing(client):
@@ -170,7 +183,7 @@ def test_new_game_abandons_the_round_and_scores_nothing(client):
     assert view["totals"] == [5, -3, -2] and view["round_number"] == 2
     assert view["events"][0]["type"] == "deal" and len(view["observation"]["hand_ids"]) == 17
     assert view["observation"]["to_act"] == 0 and view["observation"]["result"] is None
-    assert client.get(f"/api/games/{game.id}/rounds", headers=game.headers).json() == {"rounds": []}
+    assert client.get(f"/api/games/{game.id}/rounds", headers=game.headers).json()["total"] == 0
 
 
 #: The human (landlord) holds a six-trio plane and the rocket; the farmers have no bomb.

@@ -29,7 +29,7 @@ from .logs import log_failure
 from .middleware import BodyLimit, SafetyNet, SecurityHeaders
 from .ratelimit import CreationLimit
 from .schemas import Act, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds, Settings as SettingsBody
-from .schemas import Step, View, ViewQuery
+from .schemas import RoundsQuery, Step, View, ViewQuery
 from .service import GameService, Reply
 from .settings import Settings
 from .sqlite_store import SQLiteStore
@@ -248,10 +248,11 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
     async def rounds(
         request: Request,
         game_id: str,
+        query: Annotated[RoundsQuery, Query()],
         credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
     ) -> Response:
-        """The finished rounds, with deal codes and event logs for replay."""
-        return _reply(await service(request).rounds(game_id, _token(credentials)))
+        """The finished rounds, oldest first, a page at a time, with deal codes and event logs for replay."""
+        return _reply(await service(request).rounds(game_id, _token(credentials), query.offset, query.limit))
 
     ui_files = _UIFiles(settings.static_dir)
 

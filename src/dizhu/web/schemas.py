@@ -45,6 +45,9 @@ def _whole(value: Any) -> Any:
 MAX_SAFE_INTEGER = 2**53 - 1
 #: No round comes near this many events; larger values are refused rather than stored.
 MAX_EVENT_INDEX = 1_000_000
+#: Finished rounds per answer of GET .../rounds, by default and at most.
+ROUNDS_PAGE = 50
+ROUNDS_PAGE_MAX = 200
 CardId = Annotated[StrictInt, Field(ge=0, le=53), BeforeValidator(_whole)]
 VersionNumber = Annotated[StrictInt, Field(ge=0, le=MAX_SAFE_INTEGER,
                                            description="The game's version the client acted on."),
@@ -102,6 +105,15 @@ class ViewQuery(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     since: int = Field(default=0, ge=0, le=MAX_EVENT_INDEX, description="Return the round's events from this index.")
+
+
+class RoundsQuery(BaseModel):
+    """The finished rounds' query string: one page of them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    offset: int = Field(default=0, ge=0, le=MAX_EVENT_INDEX, description="Skip this many rounds (oldest first).")
+    limit: int = Field(default=ROUNDS_PAGE, ge=1, le=ROUNDS_PAGE_MAX, description="Return at most this many rounds.")
 
 
 # ---- responses
@@ -212,6 +224,8 @@ class FinishedRound(BaseModel):
 
 class Rounds(BaseModel):
     rounds: list[FinishedRound]
+    total: int = Field(description="How many rounds of this game have finished.")
+    next_offset: Optional[int] = Field(description="`offset` of the next page; null on the last one.")
 
 
 class ErrorDetail(BaseModel):

@@ -36,7 +36,7 @@ from ..game.deal import parse_deal_code
 from .botpool import BotRunner, fallback_action
 from .errors import ApiError, engine_error, json_bytes
 from .logs import log_failure
-from .schemas import Act, CreateGame, Step
+from .schemas import ROUNDS_PAGE, Act, CreateGame, Step
 from .settings import Settings
 from .store import AsyncStore, GameRecord, RequestEntry
 from .views import HUMAN, Snapshot, render, snapshot
@@ -299,9 +299,15 @@ class GameService:
         return Reply(json_bytes({"action": suggestion["action"], "cards": list(suggestion["cards"]),
                                  "reason": suggestion["reason"]}))
 
-    async def rounds(self, game_id: str, token: str | None) -> Reply:
+    async def rounds(self, game_id: str, token: str | None, offset: int = 0, limit: int = ROUNDS_PAGE) -> Reply:
         await self._open(game_id, token)
-        return Reply(json_bytes({"rounds": await self.store.rounds(game_id)}))
+        # Finished rounds are only ever appended: a round finishing between the two reads
+        # at most makes `total` one ahead of the page, and the next page holds it.
+        page = await self.store.rounds(game_id, offset, limit)
+        total = await self.store.round_count(game_id)
+        following = offset + len(page)
+        return Reply(json_bytes({"rounds": page, "total": total,
+                                 "next_offset": following if following < total else None}))
 
     async def set_language(self, game_id: str, token: str | None, language: str) -> Reply:
         record, session = await self._open(game_id, token)

@@ -199,11 +199,15 @@ class SQLiteStore:
         ).fetchone()
         return None if row is None else RequestEntry(*row)
 
-    def rounds(self, game_id: str) -> list[dict[str, Any]]:
+    def rounds(self, game_id: str, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
         rows = self._db.execute(
-            "SELECT match_no, payload FROM rounds WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT match_no, payload FROM rounds WHERE game_id = ? ORDER BY seq LIMIT ? OFFSET ?",
+            (game_id, -1 if limit is None else limit, offset),
         ).fetchall()
         return [{**json.loads(payload), "match": match_no} for match_no, payload in rows]
+
+    def round_count(self, game_id: str) -> int:
+        return self._db.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ?", (game_id,)).fetchone()[0]
 
     def pending_games(self) -> list[str]:
         return [row[0] for row in self._db.execute("SELECT id FROM games WHERE pending = 1")]

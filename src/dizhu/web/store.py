@@ -97,8 +97,12 @@ class GameStore(Protocol):
     def request(self, game_id: str, request_id: str) -> RequestEntry | None:
         """A request seen before for this game, or None."""
 
-    def rounds(self, game_id: str) -> list[dict[str, Any]]:
-        """The finished rounds of the game, oldest first."""
+    def rounds(self, game_id: str, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """The finished rounds of the game, oldest first: ``limit`` of them
+        (None: all) after skipping ``offset``."""
+
+    def round_count(self, game_id: str) -> int:
+        """How many rounds of the game have finished."""
 
     def pending_games(self) -> list[str]:
         """Games where a computer is to act (to resume after a restart)."""
@@ -223,8 +227,11 @@ class AsyncStore:
     async def request(self, game_id: str, request_id: str) -> RequestEntry | None:
         return await self._read("request", game_id, request_id)
 
-    async def rounds(self, game_id: str) -> list[dict[str, Any]]:
-        return await self._read("rounds", game_id)
+    async def rounds(self, game_id: str, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        return await self._read("rounds", game_id, offset, limit)
+
+    async def round_count(self, game_id: str) -> int:
+        return await self._read("round_count", game_id)
 
     async def pending_games(self) -> list[str]:
         return await self._read("pending_games")
