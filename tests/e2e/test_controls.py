@@ -157,3 +157,30 @@ def test_drag_across_cards_selects_several(make_table):
     mouse.move(boxes[2]["x"] + 8, boxes[2]["y"] + 10, steps=6)
     mouse.up()
     assert table.selected_ids() == ids[:2]
+
+
+def test_a_finger_swiped_across_cards_selects_them_on_a_phone(make_table):
+    table = make_table(PHONE_PORTRAIT).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    ids = table.hand_ids()
+    boxes = [table.page.locator(f"#hand .hcard[data-id='{i}']").bounding_box() for i in ids[:6]]
+    # Real touch input (what a phone sends), not a mouse: the page must not pan instead.
+    cdp = table.page.context.new_cdp_session(table.page)
+
+    def touch(kind: str, box=None, dy: float = 20) -> None:
+        points = [] if box is None else [{"x": box["x"] + 6, "y": box["y"] + dy}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", boxes[0])
+    for box in boxes[1:5]:
+        touch("touchMove", box)
+    touch("touchEnd")
+    assert table.selected_ids() == ids[:5]
+    # A tap on a selected card deselects it, and one elsewhere selects that card alone.
+    touch("touchStart", boxes[4], dy=8)
+    touch("touchEnd")
+    touch("touchStart", boxes[5], dy=8)
+    touch("touchEnd")
+    assert table.selected_ids() == ids[:4] + [ids[5]]
+    assert table.page.evaluate("window.scrollX") == 0
