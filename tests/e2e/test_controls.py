@@ -138,12 +138,18 @@ def test_keyboard_selects_and_plays(make_table):
     assert first not in table.hand_ids()
 
 
-def test_drag_across_cards_selects_several(make_table):
-    table = make_table(DESKTOP).open()
+def table_with_a_hand(make_table, viewport: dict[str, int], boxes: int):
+    """A classic table on ``viewport`` once the first turn is reached: the table, the hand's
+    card ids, and the on-screen boxes of the first ``boxes`` cards."""
+    table = make_table(viewport).open()
     table.start("classic", "normal")
     table.wait_turn_or_over()
     ids = table.hand_ids()
-    boxes = [table.page.locator(f"#hand .hcard[data-id='{i}']").bounding_box() for i in ids[:5]]
+    return table, ids, [table.page.locator(f"#hand .hcard[data-id='{i}']").bounding_box() for i in ids[:boxes]]
+
+
+def test_drag_across_cards_selects_several(make_table):
+    table, ids, boxes = table_with_a_hand(make_table, DESKTOP, 5)
     mouse = table.page.mouse
     mouse.move(boxes[0]["x"] + 8, boxes[0]["y"] + 20)
     mouse.down()
@@ -160,11 +166,7 @@ def test_drag_across_cards_selects_several(make_table):
 
 
 def test_a_finger_swiped_across_cards_selects_them_on_a_phone(make_table):
-    table = make_table(PHONE_PORTRAIT).open()
-    table.start("classic", "normal")
-    table.wait_turn_or_over()
-    ids = table.hand_ids()
-    boxes = [table.page.locator(f"#hand .hcard[data-id='{i}']").bounding_box() for i in ids[:6]]
+    table, ids, boxes = table_with_a_hand(make_table, PHONE_PORTRAIT, 6)
     # Real touch input (what a phone sends), not a mouse: the page must not pan instead.
     cdp = table.page.context.new_cdp_session(table.page)
 

@@ -384,7 +384,7 @@ def test_an_internal_failure_is_a_500_without_details(settings, caplog):
         async def broken(game_id, *page):
             raise RuntimeError(secret)
 
-        service.store.rounds = broken
+        service.store.rounds_page = broken
         with caplog.at_level(logging.ERROR, logger="dizhu"):
             response = client.get(f"/api/games/{game.id}/rounds", headers=game.headers)
         error = error_of(response, 500, "internal_error")

@@ -24,8 +24,8 @@ from typing import Callable
 
 __all__ = ["CreationLimit"]
 
-#: Buckets kept at most; the fullest (longest idle) are forgotten first, which
-#: only ever lets a client create sooner, never later.
+#: Buckets kept at most; the longest idle are forgotten first.  Forgetting a
+#: bucket only ever lets its client create sooner, never later.
 MAX_CLIENTS = 10_000
 
 

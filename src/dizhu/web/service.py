@@ -130,17 +130,13 @@ class GameService:
 
     async def _open(self, game_id: str, token: str | None) -> tuple[GameRecord, _Session]:
         """The game if ``token`` opens it: 401 without a token, 404 unknown, 403 wrong token."""
-        _check_token_given(token)
-        if not GAME_ID_PATTERN.fullmatch(game_id):
-            raise _unknown_game()
+        _check_request(game_id, token)
         return _authorized(await self.store.load(game_id), token), self._session(game_id)
 
     async def _open_for_write(self, game_id: str, token: str | None,
                               request_id: str) -> tuple[GameRecord, _Session, RequestEntry | None]:
         """As :meth:`_open`, with the entry of ``request_id`` if it was seen before (one read)."""
-        _check_token_given(token)
-        if not GAME_ID_PATTERN.fullmatch(game_id):
-            raise _unknown_game()
+        _check_request(game_id, token)
         record, seen = await self.store.load_for_write(game_id, request_id)
         return _authorized(record, token), self._session(game_id), seen
 
@@ -301,10 +297,7 @@ class GameService:
 
     async def rounds(self, game_id: str, token: str | None, offset: int = 0, limit: int = ROUNDS_PAGE) -> Reply:
         await self._open(game_id, token)
-        # Finished rounds are only ever appended: a round finishing between the two reads
-        # at most makes `total` one ahead of the page, and the next page holds it.
-        page = await self.store.rounds(game_id, offset, limit)
-        total = await self.store.round_count(game_id)
+        page, total = await self.store.rounds_page(game_id, offset, limit)
         following = offset + len(page)
         return Reply(json_bytes({"rounds": page, "total": total,
                                  "next_offset": following if following < total else None}))
@@ -496,10 +489,13 @@ def _human_action(request: Act, variant: str) -> Action:
     return chosen
 
 
-def _check_token_given(token: str | None) -> None:
+def _check_request(game_id: str, token: str | None) -> None:
+    """What is checked before the storage is read: 401 without a token, 404 for a malformed id."""
     if not token:
         raise ApiError(401, "missing_token", "send the game's token as 'Authorization: Bearer <token>'",
                        headers={"WWW-Authenticate": "Bearer"})
+    if not GAME_ID_PATTERN.fullmatch(game_id):
+        raise _unknown_game()
 
 
 def _authorized(record: GameRecord | None, token: str) -> GameRecord:

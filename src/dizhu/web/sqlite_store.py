@@ -206,8 +206,10 @@ class SQLiteStore:
         ).fetchall()
         return [{**json.loads(payload), "match": match_no} for match_no, payload in rows]
 
-    def round_count(self, game_id: str) -> int:
-        return self._db.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ?", (game_id,)).fetchone()[0]
+    def rounds_page(self, game_id: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        with self._read():  # one snapshot for both
+            total = self._db.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ?", (game_id,)).fetchone()[0]
+            return self.rounds(game_id, offset, limit), total
 
     def pending_games(self) -> list[str]:
         return [row[0] for row in self._db.execute("SELECT id FROM games WHERE pending = 1")]

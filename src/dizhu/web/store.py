@@ -101,8 +101,8 @@ class GameStore(Protocol):
         """The finished rounds of the game, oldest first: ``limit`` of them
         (None: all) after skipping ``offset``."""
 
-    def round_count(self, game_id: str) -> int:
-        """How many rounds of the game have finished."""
+    def rounds_page(self, game_id: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """:meth:`rounds` from ``offset`` (at most ``limit``) and how many have finished (one read)."""
 
     def pending_games(self) -> list[str]:
         """Games where a computer is to act (to resume after a restart)."""
@@ -230,8 +230,8 @@ class AsyncStore:
     async def rounds(self, game_id: str, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
         return await self._read("rounds", game_id, offset, limit)
 
-    async def round_count(self, game_id: str) -> int:
-        return await self._read("round_count", game_id)
+    async def rounds_page(self, game_id: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        return await self._read("rounds_page", game_id, offset, limit)
 
     async def pending_games(self) -> list[str]:
         return await self._read("pending_games")
