@@ -455,9 +455,9 @@ def test_creating_games_too_fast_from_one_address_is_limited(settings):
 
 
 def test_the_creation_limit_can_be_turned_off():
-    from dizhu.web.ratelimit import CreationLimit
+    from dizhu.web.ratelimit import TokenBuckets
 
-    limit = CreationLimit(per_minute=0, burst=1, clock=lambda: 0.0)
+    limit = TokenBuckets(per_minute=0, burst=1, clock=lambda: 0.0)
     assert all(limit.wait("10.0.0.1") == 0.0 for _ in range(1000))
 
 
@@ -465,7 +465,7 @@ def test_the_creation_limit_forgets_the_longest_idle_client_first(monkeypatch):
     from dizhu.web import ratelimit
 
     monkeypatch.setattr(ratelimit, "MAX_CLIENTS", 2)
-    limit = ratelimit.CreationLimit(per_minute=1, burst=1, clock=lambda: 0.0)
+    limit = ratelimit.TokenBuckets(per_minute=1, burst=1, clock=lambda: 0.0)
     assert [limit.wait(c) for c in ("a", "b")] == [0.0, 0.0]
     assert limit.wait("a") > 0  # "a" is now the most recently seen
     assert limit.wait("c") == 0.0  # pushes out "b", the longest idle

@@ -47,7 +47,7 @@ def test_save_is_compare_and_swap(store):
     lost = replace(record(version=2), state='{"s":"lost"}')
     assert not store.save(lost, 1, rounds=[{"number": 9}], request=RequestEntry("r2", "fp", 0, None, 2.0))
     assert store.load("g" * 22).state == '{"s":2}'
-    assert store.rounds("g" * 22) == [{"number": 1, "match": 1}]  # nothing of the lost write
+    assert store.rounds("g" * 22) == [{"number": 1, "match": 1, "index": 1}]  # nothing of the lost write
     assert store.request("g" * 22, "r2") is None and store.request("g" * 22, "r1") == entry
 
 
@@ -76,8 +76,8 @@ def test_rounds_keep_their_order_and_match(store):
     store.save(record(version=2), 1, rounds=[{"number": 1}, {"number": 2}])
     changed = replace(record(version=3), match_no=2)
     store.save(changed, 2, rounds=[{"number": 3}])
-    assert store.rounds("g" * 22) == [{"number": 1, "match": 1}, {"number": 2, "match": 1},
-                                      {"number": 3, "match": 2}]
+    assert store.rounds("g" * 22) == [{"number": 1, "match": 1, "index": 1}, {"number": 2, "match": 1, "index": 2},
+                                      {"number": 3, "match": 2, "index": 3}]
 
 
 def test_pending_games_and_pruning(store):
@@ -137,7 +137,7 @@ def test_a_batch_commits_together_but_each_write_stays_all_or_nothing(store):
             store.save(record("b" * 22, version=2), 1, request=RequestEntry("x", "fp", 10**30, None, 1.0))
         assert store.save(record("c" * 22, version=2), 1, rounds=[{"n": 1}])
     assert [store.load(n * 22).version for n in "abc"] == [2, 1, 2]
-    assert store.request("b" * 22, "x") is None and store.rounds("c" * 22) == [{"n": 1, "match": 1}]
+    assert store.request("b" * 22, "x") is None and store.rounds("c" * 22) == [{"n": 1, "match": 1, "index": 1}]
 
 
 def test_load_for_write_reads_the_game_and_the_request(store):

@@ -15,7 +15,7 @@ import mimetypes
 from pathlib import Path
 from typing import Annotated, Any, AsyncIterator, Optional
 
-from fastapi import Body, FastAPI, Query, Request, Security
+from fastapi import Body, Depends, FastAPI, Header, Query, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
@@ -26,8 +26,8 @@ from ..moves import play_table
 from .botpool import BotRunner
 from .errors import UI_ROUTE, ApiError, allowed_methods, install_handlers
 from .logs import log_failure
-from .middleware import BodyLimit, SafetyNet, SecurityHeaders
-from .ratelimit import CreationLimit
+from .middleware import BodyLimit, HeadAsGet, SafetyNet, SecurityHeaders
+from .ratelimit import TokenBuckets
 from .schemas import Act, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds, Settings as SettingsBody
 from .schemas import RoundsQuery, Step, View, ViewQuery
 from .service import GameService, Reply
@@ -56,7 +56,9 @@ _ERRORS = {
     409: "Stale `version` (`stale`), or another round / new game not allowed now.",
     413: "Body over 16 KiB (`body_too_large`).",
     422: "Invalid request (`invalid_request`) or an action the rules refuse (the engine's reason code).",
-    429: "The game is busy with another request (`busy`).",
+    429: "The game is busy with another request (`busy`), this address has too many games waiting for the "
+         "computers (`too_busy`), or a limit was reached (`too_many_hints`, `too_many_rounds`, "
+         "`too_many_reads`); `Retry-After` says when to try again.",
 }
 _CREATE_LIMITED = "Too many games created from this address (`too_many_games`, `Retry-After`)."
 
@@ -73,11 +75,20 @@ def _token(credentials: Optional[HTTPAuthorizationCredentials]) -> str | None:
     return credentials.credentials if credentials is not None else None
 
 
+def client_address(request: Request) -> str:
+    """The client's address: the connection's, or the forwarded one when the
+    connection comes from a proxy named by ``--forwarded-allow-ips``."""
+    return request.client.host if request.client else ""
+
+
+#: The address every per-client limit and the fair queue of the computers go by.
+Client = Annotated[str, Depends(client_address)]
+
+
 def _reply(reply: Reply) -> Response:
-    # Server-Timing tells clients (and the load benchmark) how long the computers thought.
-    timing = f"bots;dur={reply.bot_seconds * 1000:.1f}"
+    # No timing header: how long the computers took is nobody's business (pacing.py).
     return Response(reply.body, status_code=reply.status, media_type="application/json",
-                    headers={"Server-Timing": timing})
+                    headers=reply.headers)
 
 
 class _UIFiles:
@@ -104,8 +115,9 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = AsyncStore(lambda: SQLiteStore(settings.db_path, settings.sync))
-        runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout)
+        store = AsyncStore(lambda: SQLiteStore(settings.db_path, settings.sync, settings.rounds_kept))
+        runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout,
+                                   quick_workers=settings.quick_workers)
         # The workers start while this process builds the engine's move tables (half a
         # second on first use: better now than in a player's first request).
         starting = asyncio.create_task(runner.start())
@@ -137,6 +149,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
     # Added last = outermost: the security headers wrap even the 413 and 500 answers.
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SafetyNet)
+    app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
 
     def service(request: Request) -> GameService:
@@ -147,19 +160,18 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         """The server is up."""
         return {"status": "ok"}
 
-    creation_limit = CreationLimit(settings.create_per_minute, settings.create_burst)
+    creation_limit = TokenBuckets(settings.create_per_minute, settings.create_burst)
 
     @app.post("/api/games", status_code=201, response_model=Created, tags=["games"],
               responses={**_errors(400, 413, 422), 429: {"model": ErrorBody, "description": _CREATE_LIMITED}})
-    async def create_game(request: Request, body: CreateGame) -> Response:
+    async def create_game(request: Request, body: CreateGame, client: Client) -> Response:
         """Create a game: deal the first round and let the computers bid if they speak first."""
-        client = request.client.host if request.client else ""
         wait = creation_limit.wait(client)
         if wait > 0:
             seconds = math.ceil(wait)
             raise ApiError(429, "too_many_games", f"too many new games from this address: try again in {seconds} s",
                            headers={"Retry-After": str(seconds)}, retry_after=seconds)
-        return _reply(await service(request).create(body))
+        return _reply(await service(request).create(body, client))
 
     @app.get("/api/games/{game_id}", response_model=View, tags=["games"], responses=_READ_ERRORS)
     async def read_view(
@@ -187,31 +199,34 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         request: Request,
         game_id: str,
         body: Act,
+        client: Client,
         credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
     ) -> Response:
         """The human acts; then the computers act until the human must act again or the round ends."""
-        return _reply(await service(request).act(game_id, _token(credentials), body))
+        return _reply(await service(request).act(game_id, _token(credentials), body, client))
 
     @app.post("/api/games/{game_id}/hint", response_model=Hint, tags=["play"],
-              responses=_errors(400, 401, 403, 404, 413, 422))
+              responses=_errors(400, 401, 403, 404, 413, 422, 429))
     async def hint(
         request: Request,
         game_id: str,
+        client: Client,
         body: Optional[HintRequest] = Body(None),
         credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
     ) -> Response:
         """A recommended action with its reason.  Applies nothing."""
-        return _reply(await service(request).hint(game_id, _token(credentials)))
+        return _reply(await service(request).hint(game_id, _token(credentials), client))
 
     @app.post("/api/games/{game_id}/autoplay", response_model=View, tags=["play"], responses=_WRITE_ERRORS)
     async def autoplay(
         request: Request,
         game_id: str,
         body: Step,
+        client: Client,
         credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
     ) -> Response:
         """The computer makes the human's next action (the hint's choice); then as after `act`."""
-        return _reply(await service(request).autoplay(game_id, _token(credentials), body))
+        return _reply(await service(request).autoplay(game_id, _token(credentials), body, client))
 
     @app.post("/api/games/{game_id}/another-round", response_model=View, tags=["match"],
               responses=_WRITE_ERRORS)
@@ -219,40 +234,48 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         request: Request,
         game_id: str,
         body: Step,
+        client: Client,
         credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
     ) -> Response:
         """Deal the next round, keeping the totals (after a round is over, while the match is not)."""
-        return _reply(await service(request).another_round(game_id, _token(credentials), body))
+        return _reply(await service(request).another_round(game_id, _token(credentials), body, client))
 
     @app.post("/api/games/{game_id}/new-game", response_model=View, tags=["match"], responses=_WRITE_ERRORS)
     async def new_game(
         request: Request,
         game_id: str,
         body: Step,
+        client: Client,
         credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
     ) -> Response:
         """Abandon the round in progress (it scores nothing) and deal again."""
-        return _reply(await service(request).new_game(game_id, _token(credentials), body))
+        return _reply(await service(request).new_game(game_id, _token(credentials), body, client))
 
     @app.post("/api/games/{game_id}/new-match", response_model=View, tags=["match"], responses=_WRITE_ERRORS)
     async def new_match(
         request: Request,
         game_id: str,
         body: Step,
+        client: Client,
         credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
     ) -> Response:
         """Reset the totals to 0 and deal a new round."""
-        return _reply(await service(request).new_match(game_id, _token(credentials), body))
+        return _reply(await service(request).new_match(game_id, _token(credentials), body, client))
 
-    @app.get("/api/games/{game_id}/rounds", response_model=Rounds, tags=["games"], responses=_READ_ERRORS)
+    @app.get("/api/games/{game_id}/rounds", response_model=Rounds, tags=["games"],
+             responses={**_READ_ERRORS, **_errors(429), 304: {"description": "The page is unchanged "
+                                                                   "(`If-None-Match` held its `ETag`)."}})
     async def rounds(
         request: Request,
         game_id: str,
         query: Annotated[RoundsQuery, Query()],
+        client: Client,
+        if_none_match: Annotated[Optional[str], Header(max_length=1024)] = None,
         credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
     ) -> Response:
         """The finished rounds, oldest first, a page at a time, with deal codes and event logs for replay."""
-        return _reply(await service(request).rounds(game_id, _token(credentials), query.offset, query.limit))
+        return _reply(await service(request).rounds(game_id, _token(credentials), query.offset, query.limit,
+                                                    client, if_none_match))
 
     ui_files = _UIFiles(settings.static_dir)
 

@@ -1,29 +1,56 @@
-"""Computer players run in a pool of worker processes.
+"""Computer players run in worker processes, scheduled fairly between clients.
 
 The event loop only waits on futures: a bot thinking for a second holds up
-nobody else.  If a worker fails or overruns its time limit, the server
-plays a simple fallback move rather than leaving a game stuck; that is a
-safety net and is logged (without any cards).
+nobody else.  The work is split into two *lanes* so that cheap decisions
+never queue behind expensive ones:
+
+- the **deep** lane (``workers`` processes) runs the searching level
+  (super-hard);
+- the **quick** lane (``quick_workers`` processes) runs the other levels,
+  the hints and the fallback moves, which take a millisecond or less.
+
+Inside a lane, waiting jobs are served round-robin by client address, so a
+client with fifty games waiting gets one worker at a time like everyone
+else; how many games one client may have thinking at once is limited by
+the service (``429 too_busy``).
+
+Each worker is a process of its own with a pipe to the server.  A worker
+that dies (killed, out of memory) costs only its own job, which is retried
+once on a fresh worker; one over its time limit is killed and replaced.
+Only then does the server play a simple fallback move (logged, without any
+cards) rather than leave a game stuck.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
-import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable
+import threading
+from collections import OrderedDict, deque
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Protocol
 
 from ..bots import create, hint
 from . import worker
 from .logs import log_failure
 
-__all__ = ["BotRunner", "fallback_action"]
+__all__ = ["BotRunner", "fallback_action", "DEEP_LEVELS", "WorkerDied"]
 
 log = logging.getLogger("dizhu.web.bots")
+
+#: Levels whose decisions search (hundreds of milliseconds): they get the deep lane.
+DEEP_LEVELS = frozenset({"super-hard"})
+
+
+class WorkerDied(RuntimeError):
+    """The worker running a job exited before it answered."""
+
+
+class JobFailed(RuntimeError):
+    """The job raised inside the worker (only the exception's type is kept: its text may name cards)."""
 
 
 def fallback_action(variant: str, seed: str, observation: dict[str, Any]) -> str:
@@ -37,12 +64,199 @@ def fallback_action(variant: str, seed: str, observation: dict[str, Any]) -> str
     return observation["legal_actions"][0]
 
 
-class BotRunner:
-    """Runs bot decisions and hints off the event loop.
+class _Slot(Protocol):
+    name: str
+    pid: int | None
 
-    ``workers`` processes (0: a small thread pool inside the server, for
-    tests).  ``decide_fn``/``suggest_fn`` are module-level functions with
-    the signatures of :func:`dizhu.web.worker.decide` and
+    async def start(self) -> None: ...
+    async def call(self, fn: Callable[..., Any], args: tuple, timeout: float) -> Any: ...
+    def close(self) -> None: ...
+
+
+class _ProcessSlot:
+    """One worker process running one job at a time, over a pipe read by the event loop."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.pid: int | None = None
+        self._process: Any = None
+        self._conn: Any = None
+        self._ready: asyncio.Future[None] | None = None
+        self._job: asyncio.Future[tuple[str, Any]] | None = None
+
+    def _spawn(self) -> None:
+        loop = asyncio.get_running_loop()
+        # spawn, not fork: the server has threads (storage, event loop) a fork would copy mid-flight.
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        process = context.Process(target=worker.serve, args=(child, os.getpid()), name=self.name, daemon=True)
+        process.start()
+        child.close()
+        self._process, self._conn, self.pid = process, parent, None
+        self._ready = loop.create_future()
+        loop.add_reader(parent.fileno(), self._readable, parent)
+
+    def _readable(self, conn: Any) -> None:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            self._lost(conn)
+            return
+        if message[0] == "ready":
+            self.pid = message[1]
+            if self._ready is not None and not self._ready.done():
+                self._ready.set_result(None)
+        elif self._job is not None and not self._job.done():
+            self._job.set_result(message)
+
+    def _lost(self, conn: Any) -> None:
+        """The pipe closed: the worker is gone.  Fail whoever waits on it."""
+        if conn is not self._conn:
+            return
+        self._detach()
+        for future in (self._ready, self._job):
+            if future is not None and not future.done():
+                future.set_exception(WorkerDied())
+
+    def _detach(self) -> None:
+        conn, process = self._conn, self._process
+        self._conn = self._process = None
+        if conn is not None:
+            # No running loop (closing at exit) or a closed pipe: there is no reader to remove.
+            with contextlib.suppress(RuntimeError, OSError, ValueError):
+                asyncio.get_running_loop().remove_reader(conn.fileno())
+            conn.close()
+        if process is not None:
+            if process.is_alive():
+                process.kill()
+            # Reap it off the event loop (a killed process exits at once, but join may still wait).
+            threading.Thread(target=process.join, args=(5,), daemon=True).start()
+
+    async def start(self) -> None:
+        if self._conn is None:
+            self._spawn()
+        assert self._ready is not None
+        await self._ready
+
+    async def call(self, fn: Callable[..., Any], args: tuple, timeout: float) -> Any:
+        if self._conn is None:
+            self._spawn()
+        loop = asyncio.get_running_loop()
+        self._job = job = loop.create_future()
+        try:
+            try:
+                self._conn.send((fn, args))
+            except OSError:
+                self._detach()
+                raise WorkerDied() from None
+            # The worker may still be starting (after a restart): the deadline covers that too.
+            status, value = await asyncio.wait_for(job, timeout)
+        except BaseException:
+            # Timed out, cancelled or dead: the worker's late answer must not reach the next
+            # job, so it goes; a new one starts at once for the jobs that follow.
+            self._detach()
+            self._spawn()
+            raise
+        finally:
+            self._job = None
+        if status == "error":
+            raise JobFailed(value)
+        return value
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._detach()
+
+
+class _ThreadSlot:
+    """A thread inside the server (``workers=0``: tests and debugging)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.pid: int | None = os.getpid()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+
+    async def start(self) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._executor, worker.warm)
+
+    async def call(self, fn: Callable[..., Any], args: tuple, timeout: float) -> Any:
+        future = asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        except asyncio.TimeoutError:
+            # A thread cannot be killed: leave it to finish on its own and go on with a new one.
+            self._executor.shutdown(wait=False)
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self.name)
+            raise
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+class _Lane:
+    """Worker slots and the jobs waiting for them, served round-robin by client."""
+
+    def __init__(self, name: str, slots: list[_Slot]) -> None:
+        self.name = name
+        self.slots = slots
+        self._idle = list(slots)
+        self._waiting: OrderedDict[str, deque[asyncio.Future[_Slot]]] = OrderedDict()
+
+    def waiting(self) -> int:
+        return sum(len(queue) for queue in self._waiting.values())
+
+    async def run(self, client: str, fn: Callable[..., Any], args: tuple, timeout: float) -> Any:
+        slot = await self._take(client)
+        try:
+            try:
+                return await slot.call(fn, args, timeout)
+            except WorkerDied:
+                log.error("a bot worker died; its job is retried once on a fresh worker")
+                return await slot.call(fn, args, timeout)
+        finally:
+            self._give_back(slot)
+
+    async def _take(self, client: str) -> _Slot:
+        future: asyncio.Future[_Slot] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(client, deque()).append(future)
+        self._dispatch()
+        try:
+            return await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._give_back(future.result())  # handed a slot just as the request went away
+            else:
+                queue = self._waiting.get(client)
+                if queue is not None and future in queue:
+                    queue.remove(future)
+                    if not queue:
+                        del self._waiting[client]
+            raise
+
+    def _dispatch(self) -> None:
+        while self._idle and self._waiting:
+            client, queue = next(iter(self._waiting.items()))
+            future = queue.popleft()
+            if queue:
+                self._waiting.move_to_end(client)  # its next job waits for everyone else's turn
+            else:
+                del self._waiting[client]
+            if not future.done():
+                future.set_result(self._idle.pop())
+
+    def _give_back(self, slot: _Slot) -> None:
+        self._idle.append(slot)
+        self._dispatch()
+
+
+class BotRunner:
+    """Runs bot decisions and hints off the event loop, fairly between clients.
+
+    ``workers`` processes for the deep lane and ``quick_workers`` for the
+    quick one (``workers=0``: one thread each inside the server, for tests).
+    ``timeout`` bounds one job's run, not its wait in the queue.
+    ``decide_fn``/``suggest_fn`` are module-level functions with the
+    signatures of :func:`dizhu.web.worker.decide` and
     :func:`~dizhu.web.worker.suggest`; tests may swap them.
     """
 
@@ -52,6 +266,7 @@ class BotRunner:
         budget: float | None,
         timeout: float,
         *,
+        quick_workers: int = 1,
         decide_fn: Callable[..., str] = worker.decide,
         suggest_fn: Callable[..., dict[str, Any]] = worker.suggest,
     ) -> None:
@@ -60,74 +275,47 @@ class BotRunner:
         self.timeout = timeout
         self._decide_fn = decide_fn
         self._suggest_fn = suggest_fn
-        self._executor: Executor | None = None
+        threads = workers <= 0
+        make: Callable[[str], _Slot] = _ThreadSlot if threads else _ProcessSlot
+        deep = [make(f"dizhu-bot-deep-{i}") for i in range(1 if threads else workers)]
+        quick = [make(f"dizhu-bot-quick-{i}") for i in range(1 if threads else max(1, quick_workers))]
+        self.lanes = {"deep": _Lane("deep", deep), "quick": _Lane("quick", quick)}
+
+    def lane(self, level: str) -> _Lane:
+        return self.lanes["deep" if level in DEEP_LEVELS else "quick"]
 
     # ---- life cycle
 
-    def _new_executor(self) -> Executor:
-        if self.workers <= 0:
-            return ThreadPoolExecutor(max_workers=2, thread_name_prefix="dizhu-bot")
-        # spawn, not fork: the server has threads (storage, event loop) a fork would copy mid-flight.
-        return ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker.init_worker,
-            initargs=(os.getpid(),),
-        )
-
     async def start(self) -> None:
-        """Start the workers now rather than on the first decision."""
-        self._executor = self._new_executor()
-        loop = asyncio.get_running_loop()
-        count = max(1, self.workers)
-        await asyncio.gather(*(loop.run_in_executor(self._executor, worker.warm) for _ in range(count)))
+        """Start (and warm up) every worker now rather than on the first decision."""
+        await asyncio.gather(*(slot.start() for lane in self.lanes.values() for slot in lane.slots))
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
+        for lane in self.lanes.values():
+            for slot in lane.slots:
+                slot.close()
 
     # ---- work
 
-    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        if self._executor is None:
-            self._executor = self._new_executor()
-        loop = asyncio.get_running_loop()
+    async def decide(self, level: str, variant: str, seed: str, observation: dict[str, Any],
+                     client: str = "") -> tuple[str, bool]:
+        """The computer's action for ``observation``, and whether it is the fallback move."""
         try:
-            future = loop.run_in_executor(self._executor, fn, *args)
-        except BrokenProcessPool:
-            self._restart()
-            raise
-        try:
-            return await asyncio.wait_for(future, self.timeout)
-        except BrokenProcessPool:
-            self._restart()
-            raise
-
-    def _restart(self) -> None:
-        """A worker died (killed, out of memory): start a fresh pool."""
-        log.error("a bot worker died; restarting the pool")
-        old, self._executor = self._executor, self._new_executor()
-        if old is not None:
-            old.shutdown(wait=False, cancel_futures=True)
-
-    async def decide(self, level: str, variant: str, seed: str, observation: dict[str, Any]) -> tuple[str, float]:
-        """The computer's action for ``observation`` and the seconds it took."""
-        start = time.perf_counter()
-        try:
-            action = await self._run(self._decide_fn, level, variant, seed, self.budget, observation)
+            action = await self.lane(level).run(
+                client, self._decide_fn, (level, variant, seed, self.budget, observation), self.timeout)
             if not isinstance(action, str) or action not in observation["legal_actions"]:
                 raise ValueError("the bot chose an action that is not legal")
+            return action, False
         except Exception as exc:  # noqa: BLE001 - any failure gets the fallback move
             log.error("bot decision failed (%s, level %s): %s; playing the fallback move",
                       variant, level, type(exc).__name__)
-            action = await asyncio.to_thread(fallback_action, variant, seed, observation)
-        return action, time.perf_counter() - start
+            return await asyncio.to_thread(fallback_action, variant, seed, observation), True
 
-    async def suggest(self, observation: dict[str, Any], level: str) -> dict[str, Any]:
+    async def suggest(self, observation: dict[str, Any], level: str, client: str = "") -> dict[str, Any]:
         """The hint for the human's observation."""
         try:
-            return await self._run(self._suggest_fn, observation, level, self.budget)
+            return await self.lane(level).run(client, self._suggest_fn, (observation, level, self.budget),
+                                              self.timeout)
         except Exception as exc:  # noqa: BLE001
             log.error("hint failed at level %s: %s; using the normal level", level, type(exc).__name__)
             return await asyncio.to_thread(hint, observation, "normal")

@@ -74,6 +74,9 @@ def _validation_error(exc: RequestValidationError) -> ApiError:
 
 
 _HTTP_CODES = {
+    # FastAPI answers a body it cannot decode (bad UTF-8, a number of thousands of digits,
+    # nesting deeper than the parser goes) with a bare 400: to the client it is bad JSON.
+    400: ("malformed_json", "the request body is not valid JSON"),
     404: ("not_found", "there is nothing at this address"),
     405: ("method_not_allowed", "this address does not accept this method"),
     413: ("body_too_large", "the request body is too large"),
@@ -117,6 +120,8 @@ def allowed_methods(request: Request) -> str:
             continue
         if regex.match(request.url.path):
             methods |= set(route.methods)
+    if "GET" in methods:
+        methods.add("HEAD")  # middleware.HeadAsGet
     return ", ".join(sorted(methods))
 
 

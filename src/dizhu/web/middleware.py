@@ -1,4 +1,4 @@
-"""ASGI middleware: security headers on every answer, and a body size limit.
+"""ASGI middleware: security headers on every answer, a body size limit, HEAD as GET.
 
 Plain ASGI (not Starlette's BaseHTTPMiddleware) so that they cost little
 and see every response, errors included.
@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable
 
 from .errors import ApiError, internal_error, json_bytes, log_unexpected
 
-__all__ = ["SecurityHeaders", "BodyLimit", "SafetyNet", "SECURITY_HEADERS"]
+__all__ = ["SecurityHeaders", "BodyLimit", "SafetyNet", "HeadAsGet", "SECURITY_HEADERS"]
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -163,3 +163,24 @@ class BodyLimit:
                                 (b"content-length", str(len(payload)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": payload})
+
+
+class HeadAsGet:
+    """HEAD on an API address is answered as GET without the body (RFC 9110: the
+    same headers, Content-Length included), so every GET route takes HEAD too."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD" or not scope["path"].startswith("/api/"):
+            return await self.app(scope, receive, send)
+
+        async def send_headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, send_headers_only)

@@ -1,19 +1,21 @@
-"""A per-client limit on creating games.
+"""Token buckets by key: the server's limits on what one client or game may ask for.
 
 Every new game is a row on disk and a deal for the bots to play, so a script
 that creates games in a loop could fill the server's disk long before the
-retention prunes them.  Each client address gets a token bucket: ``burst``
-creations at once, refilled at ``per_minute``.  Playing is never limited: a
-player only ever creates a game now and then.
+retention prunes them; the same holds for new rounds, hints (a search each)
+and reads of finished rounds (bytes).  Each key -- a client address or a
+game -- gets a bucket: ``burst`` at once, refilled at ``per_minute``.
 
 >>> clock = [0.0]
->>> limit = CreationLimit(per_minute=60, burst=2, clock=lambda: clock[0])
+>>> limit = TokenBuckets(per_minute=60, burst=2, clock=lambda: clock[0])
 >>> [limit.wait("10.0.0.1") for _ in range(3)]
 [0.0, 0.0, 1.0]
 >>> limit.wait("10.0.0.2")  # another client has its own bucket
 0.0
 >>> clock[0] = 1.0
 >>> limit.wait("10.0.0.1")
+0.0
+>>> limit.wait("10.0.0.3", cost=5)  # a cost over the burst is taken as the whole burst
 0.0
 """
 
@@ -22,15 +24,15 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-__all__ = ["CreationLimit"]
+__all__ = ["TokenBuckets"]
 
 #: Buckets kept at most; the longest idle are forgotten first.  Forgetting a
 #: bucket only ever lets its client create sooner, never later.
 MAX_CLIENTS = 10_000
 
 
-class CreationLimit:
-    """Token buckets by client address.  ``per_minute <= 0`` turns the limit off."""
+class TokenBuckets:
+    """Token buckets by key.  ``per_minute <= 0`` turns the limit off."""
 
     def __init__(self, per_minute: float, burst: int, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = per_minute / 60.0
@@ -38,19 +40,20 @@ class CreationLimit:
         self.clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}  # client -> (tokens, at)
 
-    def wait(self, client: str) -> float:
-        """Take one creation for ``client``: 0.0 if allowed now, else the
+    def wait(self, client: str, cost: float = 1.0) -> float:
+        """Take ``cost`` tokens for ``client``: 0.0 if allowed now, else the
         seconds until it would be (nothing is taken then)."""
         if self.rate <= 0:
             return 0.0
+        cost = min(cost, float(self.burst))
         now = self.clock()
         tokens, at = self._buckets.pop(client, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - at) * self.rate)
-        if tokens >= 1.0:
-            tokens -= 1.0
+        if tokens >= cost:
+            tokens -= cost
             wait = 0.0
         else:
-            wait = (1.0 - tokens) / self.rate
+            wait = (cost - tokens) / self.rate
         self._buckets[client] = (tokens, now)  # re-inserted last: dict order is least recently seen first
         if len(self._buckets) > MAX_CLIENTS:
             del self._buckets[next(iter(self._buckets))]

@@ -99,12 +99,27 @@ class Settings(_Strict):
     language: Language
 
 
+def _decimal(value: Any) -> Any:
+    """Query numbers are plain decimal digits: ``+1``, ``1_0``, `` 1`` and ``1.0`` are refused
+    (Python's ``int()`` would take the first three)."""
+    if isinstance(value, str):
+        if not value.isascii() or not value.isdigit() or len(value) > 16:
+            raise ValueError("must be written in decimal digits only")
+        return int(value)
+    return value
+
+
+#: A whole number in a query string.
+QueryInt = Annotated[int, BeforeValidator(_decimal)]
+
+
 class ViewQuery(BaseModel):
     """The view's query string (unknown parameters are refused, like unknown fields)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    since: int = Field(default=0, ge=0, le=MAX_EVENT_INDEX, description="Return the round's events from this index.")
+    since: QueryInt = Field(default=0, ge=0, le=MAX_EVENT_INDEX,
+                            description="Return the round's events from this index.")
 
 
 class RoundsQuery(BaseModel):
@@ -112,8 +127,10 @@ class RoundsQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    offset: int = Field(default=0, ge=0, le=MAX_EVENT_INDEX, description="Skip this many rounds (oldest first).")
-    limit: int = Field(default=ROUNDS_PAGE, ge=1, le=ROUNDS_PAGE_MAX, description="Return at most this many rounds.")
+    offset: QueryInt = Field(default=0, ge=0, le=MAX_EVENT_INDEX,
+                             description="Start after this many rounds (oldest first; see `index`).")
+    limit: QueryInt = Field(default=ROUNDS_PAGE, ge=1, le=ROUNDS_PAGE_MAX,
+                            description="Return at most this many rounds (fewer if the page would pass 64 KiB).")
 
 
 # ---- responses
@@ -214,6 +231,8 @@ class Hint(BaseModel):
 
 class FinishedRound(BaseModel):
     match: int = Field(description="Which match of this game (1 first; new-match adds one).")
+    index: int = Field(description="Its place among the game's finished rounds (1 first, never reused); "
+                       "`offset` counts these.")
     number: int
     deal_code: Optional[str]
     deal_hash: Optional[str]
@@ -224,7 +243,7 @@ class FinishedRound(BaseModel):
 
 class Rounds(BaseModel):
     rounds: list[FinishedRound]
-    total: int = Field(description="How many rounds of this game have finished.")
+    total: int = Field(description="How many rounds of this game have finished (the oldest may no longer be kept).")
     next_offset: Optional[int] = Field(description="`offset` of the next page; null on the last one.")
 
 

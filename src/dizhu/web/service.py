@@ -19,15 +19,17 @@ database cannot both apply a move.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
+import math
 import re
 import secrets
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterator
 
 from ..cards import Card
 from ..errors import DizhuError, IllegalAction
@@ -36,6 +38,8 @@ from ..game.deal import parse_deal_code
 from .botpool import BotRunner, fallback_action
 from .errors import ApiError, engine_error, json_bytes
 from .logs import log_failure
+from .pacing import PACES
+from .ratelimit import TokenBuckets
 from .schemas import ROUNDS_PAGE, Act, CreateGame, Step
 from .settings import Settings
 from .store import AsyncStore, GameRecord, RequestEntry
@@ -58,11 +62,11 @@ def hash_token(token: str) -> str:
 
 @dataclass
 class Reply:
-    """An answer: JSON bytes, status, and the time the computers spent thinking."""
+    """An answer: JSON bytes, status and extra headers."""
 
     body: bytes
     status: int = 200
-    bot_seconds: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -85,6 +89,8 @@ class _Session:
     match: Match | None = None
     match_version: int = -1
     snap: Snapshot | None = None
+    #: The hint of one version, shared by every request for it while it is computed.
+    hint: "tuple[int, asyncio.Future[dict[str, Any]]] | None" = None
 
     def forget(self) -> None:
         self.match, self.match_version, self.snap = None, -1, None
@@ -110,6 +116,26 @@ class GameService:
         self.clock = clock
         self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self._background: set[asyncio.Task] = set()
+        self._thinking: Counter[str] = Counter()  # requests keeping computers busy, by client address
+        self._hint_limit = TokenBuckets(settings.hint_per_minute, settings.hint_burst)
+        self._round_limit = TokenBuckets(settings.round_per_minute, settings.round_burst)
+        self._read_limit = TokenBuckets(settings.read_per_minute, settings.read_burst)
+
+    @contextlib.contextmanager
+    def _admit(self, client: str) -> Iterator[None]:
+        """One more request of ``client`` that may keep computers thinking, or 429 ``too_busy``."""
+        limit = self.settings.client_thinking
+        if limit > 0 and self._thinking[client] >= limit:
+            raise ApiError(429, "too_busy", f"this address already has {limit} games waiting for the "
+                           "computers: try again in a moment", headers={"Retry-After": "1"},
+                           limit=limit, retry_after=1)
+        self._thinking[client] += 1
+        try:
+            yield
+        finally:
+            self._thinking[client] -= 1
+            if not self._thinking[client]:
+                del self._thinking[client]
 
     # ---- sessions and access
 
@@ -202,36 +228,48 @@ class GameService:
         *,
         request: RequestEntry | None = None,
         answer_since: int | None = None,
-    ) -> tuple[GameRecord, bytes | None, float]:
+        client: str = "",
+    ) -> tuple[GameRecord, bytes | None]:
         """Let the computers act until the human must act or the round ends,
         then commit their moves, with the answer when ``answer_since`` is set.
 
-        Returns the new record (the same if nobody moved), the answer and the
-        seconds spent thinking.  A crash before the commit loses only moves
-        nobody was told about: the computers make them again.
+        Returns the new record (the same if nobody moved) and the answer.  The
+        moves are committed no sooner than the sum of their paces (pacing.py),
+        so the answer's timing says nothing of the computers' cards.  A crash
+        before the commit loses only moves nobody was told about: the
+        computers make them again.
         """
-        thinking = 0.0
+        loop = asyncio.get_running_loop()
+        pace = PACES[record.level].scaled(self.settings.pace)
+        deadline = loop.time()
         moved = False
         try:
             while _bots_to_act(match):
                 seat = match.round.to_act
                 observation = match.round.observation(seat)
+                deadline += pace.seconds(record.game_id, record.version, seat, len(match.round.events))
                 seed = f"{record.bot_seed}:{seat}"
-                action, seconds = await self.bots.decide(record.level, record.variant, seed, observation)
-                thinking += seconds
+                action, fell_back = await self.bots.decide(record.level, record.variant, seed, observation, client)
                 try:
                     match.apply(seat, action)
                 except DizhuError:
+                    fell_back = True
                     log.error("a computer's action was refused; playing the fallback move")
                     match.apply(seat, fallback_action(record.variant, seed, observation))
+                if fell_back:
+                    # The id's start names the game for the operator (it opens nothing without the token).
+                    log.warning("fallback move in game %s", record.game_id[:8])
                 moved = True
+            delay = deadline - loop.time()
+            if moved and delay > 0:
+                await asyncio.sleep(delay)
         except BaseException:
             session.forget()  # the live match holds moves that were never stored
             raise
         if not moved:
-            return record, None, thinking
+            return record, None
         record, _, body = await self._commit(session, record, match, request=request, answer_since=answer_since)
-        return record, body, thinking
+        return record, body
 
     async def _settle_pending(self, game_id: str, session: _Session, record: GameRecord) -> GameRecord:
         """Resume a game left with a computer to act (after a crash or restart)."""
@@ -243,13 +281,17 @@ class GameService:
                 raise _unknown_game()
             if fresh.pending:
                 log.info("resuming the computers' turn in a game")
-                fresh, _, _ = await self._play_computers(session, fresh, self._match(session, fresh))
+                fresh, _ = await self._play_computers(session, fresh, self._match(session, fresh))
             return fresh
 
     # ---- reads
 
-    async def create(self, request: CreateGame) -> Reply:
+    async def create(self, request: CreateGame, client: str = "") -> Reply:
         """A new game: dealt, with the computers' opening bids already made."""
+        with self._admit(client):
+            return await self._create(request, client)
+
+    async def _create(self, request: CreateGame, client: str) -> Reply:
         variant = request.variant
         if request.deal_code is not None:
             code_variant = parse_deal_code(request.deal_code).name
@@ -269,38 +311,64 @@ class GameService:
             match_no=1, pending=_bots_to_act(match), created_at=now, updated_at=now,
         )
         session = self._session(game_id)
-        thinking = 0.0
         # Hold the game's lock from the moment it exists: the start-up job that resumes
         # interrupted games must not take this new game's first computer turn as its own.
         async with session.lock:
             await self.store.create(record)
             session.match, session.match_version = match, record.version
             session.snap = snapshot(match, record.version)
-            record, _, thinking = await self._play_computers(session, record, match)
+            record, _ = await self._play_computers(session, record, match, client=client)
             view = render(record, self._snapshot(session, record), 0)
         body = json_bytes({"game_id": game_id, "token": token, "view": view})
-        return Reply(body, status=201, bot_seconds=thinking)
+        return Reply(body, status=201)
 
     async def view(self, game_id: str, token: str | None, since: int) -> Reply:
         record, session = await self._open(game_id, token)
         record = await self._settle_pending(game_id, session, record)
         return Reply(json_bytes(render(record, self._snapshot(session, record), since)))
 
-    async def hint(self, game_id: str, token: str | None) -> Reply:
+    async def hint(self, game_id: str, token: str | None, client: str = "") -> Reply:
         record, session = await self._open(game_id, token)
         record = await self._settle_pending(game_id, session, record)
         observation = self._snapshot(session, record).observation
         _check_humans_turn(observation)
-        suggestion = await self.bots.suggest(observation, self.settings.hint_level)
+        suggestion = await self._suggestion(session, record, observation, client, limited=True)
         return Reply(json_bytes({"action": suggestion["action"], "cards": list(suggestion["cards"]),
                                  "reason": suggestion["reason"]}))
 
-    async def rounds(self, game_id: str, token: str | None, offset: int = 0, limit: int = ROUNDS_PAGE) -> Reply:
+    async def _suggestion(self, session: _Session, record: GameRecord, observation: dict[str, Any],
+                          client: str, *, limited: bool) -> dict[str, Any]:
+        """The hint for the human's observation at ``record.version``: computed once
+        per version, however many ask; a new computation counts against the game's
+        hint limit when ``limited``."""
+        cached = session.hint
+        if cached is None or cached[0] != record.version:
+            if limited:
+                wait = self._hint_limit.wait(record.game_id)
+                if wait > 0:
+                    raise _limited("too_many_hints", "too many hints for this game", wait)
+            future = asyncio.ensure_future(self.bots.suggest(observation, self.settings.hint_level, client))
+            session.hint = cached = (record.version, future)
+        return await asyncio.shield(cached[1])
+
+    async def rounds(self, game_id: str, token: str | None, offset: int = 0, limit: int = ROUNDS_PAGE,
+                     client: str = "", if_none_match: str | None = None) -> Reply:
         await self._open(game_id, token)
-        page, total = await self.store.rounds_page(game_id, offset, limit)
+        wait = self._read_limit.wait(client, cost=self.settings.rounds_page_bytes)
+        if wait > 0:
+            raise _limited("too_many_reads", "too many finished rounds read from this address", wait)
+        page, total = await self.store.rounds_page(game_id, offset, limit, self.settings.rounds_page_bytes)
         following = offset + len(page)
-        return Reply(json_bytes({"rounds": page, "total": total,
-                                 "next_offset": following if following < total else None}))
+        if page and page[0]["index"] > offset + 1:
+            following = page[0]["index"] - 1 + len(page)  # older rounds were deleted: the page starts later
+        body = json_bytes({"rounds": page, "total": total,
+                           "next_offset": following if following < total else None})
+        # Finished rounds never change: a client that has this page gets a 304 instead of it again.
+        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+        headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
+        if if_none_match is not None and etag in [tag.strip() for tag in if_none_match.split(",")]:
+            return Reply(b"", status=304, headers=headers)
+        return Reply(body, headers=headers)
 
     async def set_language(self, game_id: str, token: str | None, language: str) -> Reply:
         record, session = await self._open(game_id, token)
@@ -310,37 +378,40 @@ class GameService:
 
     # ---- writes
 
-    async def act(self, game_id: str, token: str | None, request: Act) -> Reply:
+    async def act(self, game_id: str, token: str | None, request: Act, client: str = "") -> Reply:
         def apply(match: Match, record: GameRecord) -> None:
             match.apply(HUMAN, _human_action(request, record.variant))
 
-        return await self._write(game_id, token, "act", request, apply, since_from_now=True)
+        return await self._write(game_id, token, "act", request, apply, client, since_from_now=True)
 
-    async def autoplay(self, game_id: str, token: str | None, request: Step) -> Reply:
+    async def autoplay(self, game_id: str, token: str | None, request: Step, client: str = "") -> Reply:
+        session = self._session(game_id)
+
         async def apply(match: Match, record: GameRecord) -> None:
             observation = match.round.observation(HUMAN)
             _check_humans_turn(observation)
-            suggestion = await self.bots.suggest(observation, self.settings.hint_level)
+            suggestion = await self._suggestion(session, record, observation, client, limited=False)
             action = suggestion["action"]
             if action not in observation["legal_actions"]:
                 action = fallback_action(record.variant, "autoplay", observation)
             match.apply(HUMAN, action)
 
-        return await self._write(game_id, token, "autoplay", request, apply, since_from_now=True)
+        return await self._write(game_id, token, "autoplay", request, apply, client, since_from_now=True)
 
-    async def another_round(self, game_id: str, token: str | None, request: Step) -> Reply:
+    async def another_round(self, game_id: str, token: str | None, request: Step, client: str = "") -> Reply:
         return await self._write(game_id, token, "another-round", request,
-                                 lambda match, record: match.another_round())
+                                 lambda match, record: match.another_round(), client, deals=True)
 
-    async def new_game(self, game_id: str, token: str | None, request: Step) -> Reply:
-        return await self._write(game_id, token, "new-game", request, lambda match, record: match.new_game())
+    async def new_game(self, game_id: str, token: str | None, request: Step, client: str = "") -> Reply:
+        return await self._write(game_id, token, "new-game", request, lambda match, record: match.new_game(),
+                                 client, deals=True)
 
-    async def new_match(self, game_id: str, token: str | None, request: Step) -> Reply:
+    async def new_match(self, game_id: str, token: str | None, request: Step, client: str = "") -> Reply:
         def apply(match: Match, record: GameRecord) -> None:
             match.new_match()
             record.match_no += 1
 
-        return await self._write(game_id, token, "new-match", request, apply)
+        return await self._write(game_id, token, "new-match", request, apply, client, deals=True)
 
     async def _write(
         self,
@@ -349,10 +420,29 @@ class GameService:
         kind: str,
         request: Step,
         change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
+        client: str = "",
         *,
         since_from_now: bool = False,
+        deals: bool = False,
     ) -> Reply:
-        """Carry out one write (see the module's docstring for the steps)."""
+        """Carry out one write (see the module's docstring for the steps).  ``deals``:
+        the write deals a new round, which counts against the client's round limit."""
+        with self._admit(client):
+            return await self._write_admitted(game_id, token, kind, request, change, client,
+                                              since_from_now=since_from_now, deals=deals)
+
+    async def _write_admitted(
+        self,
+        game_id: str,
+        token: str | None,
+        kind: str,
+        request: Step,
+        change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
+        client: str,
+        *,
+        since_from_now: bool,
+        deals: bool,
+    ) -> Reply:
         record, session, seen = await self._open_for_write(game_id, token, request.request_id)
         request_id = request.request_id
         fingerprint = hashlib.sha256(f"{kind}\n{request.model_dump_json()}".encode()).hexdigest()
@@ -371,8 +461,8 @@ class GameService:
                     record, seen = await self.store.load_for_write(game_id, request_id)
                     if record is None:
                         raise _unknown_game()
-                reply = await self._write_locked(game_id, session, record, seen, kind, request, fingerprint,
-                                                 change, since_from_now)
+                reply = await self._write_locked(game_id, session, record, seen, request, fingerprint,
+                                                 change, client, since_from_now, deals)
             except asyncio.CancelledError:
                 future.cancel()
                 raise
@@ -401,11 +491,12 @@ class GameService:
         session: _Session,
         record: GameRecord,
         seen: RequestEntry | None,
-        kind: str,
         request: Step,
         fingerprint: str,
         change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
+        client: str,
         since_from_now: bool,
+        deals: bool,
     ) -> Reply:
         # `record` may be older than the database if another server wrote meanwhile; then
         # the compare-and-swap of the commit refuses our write (409 stale).
@@ -415,18 +506,22 @@ class GameService:
                 return Reply(seen.response.encode())
             # Applied, but the server stopped before it answered: finish and answer now.
             match = self._match(session, record)
-            record, body, thinking = await self._play_computers(session, record, match, request=seen,
-                                                                answer_since=seen.since)
+            record, body = await self._play_computers(session, record, match, request=seen,
+                                                      answer_since=seen.since, client=client)
             if body is not None:
-                return Reply(body, bot_seconds=thinking)
+                return Reply(body)
             # The computers' turn was already finished (at start-up): just answer.
             body = json_bytes(render(record, snapshot(match, record.version), seen.since))
             await self.store.save(record, record.version, request=replace(seen, response=body.decode()))
             return Reply(body)
         if record.pending:
-            record, _, _ = await self._play_computers(session, record, self._match(session, record))
+            record, _ = await self._play_computers(session, record, self._match(session, record), client=client)
         if request.version != record.version:
             raise _stale(record.version)
+        if deals:
+            wait = self._round_limit.wait(client)
+            if wait > 0:
+                raise _limited("too_many_rounds", "too many new rounds from this address", wait)
         match = self._match(session, record)
         since = len(match.round.events) if since_from_now else 0
         if request.since is not None:
@@ -449,8 +544,9 @@ class GameService:
             return Reply(body)
         # The human's move is stored before the computers think.
         record, _, _ = await self._commit(session, record, match, request=entry)
-        _, body, thinking = await self._play_computers(session, record, match, request=entry, answer_since=since)
-        return Reply(body, bot_seconds=thinking)
+        _, body = await self._play_computers(session, record, match, request=entry, answer_since=since,
+                                             client=client)
+        return Reply(body)
 
     # ---- background work
 
@@ -529,3 +625,9 @@ def _stale(current: int) -> ApiError:
 
 def _busy() -> ApiError:
     return ApiError(429, "busy", "the game is still answering another request", headers={"Retry-After": "1"})
+
+
+def _limited(code: str, what: str, wait: float) -> ApiError:
+    seconds = max(1, math.ceil(wait))
+    return ApiError(429, code, f"{what}: try again in {seconds} s", headers={"Retry-After": str(seconds)},
+                    retry_after=seconds)

@@ -69,6 +69,38 @@ class Settings:
     #: ``create_per_minute`` (0 turns the limit off).
     create_per_minute: float = 20.0
     create_burst: int = 60
+    #: Scale of the computers' decision pace (pacing.py): 1 hides their thinking time
+    #: from every client; 0 turns the pace off (tests and benchmarks of raw speed only).
+    pace: float = 1.0
+    #: Processes for the quick lane (normal, intermediate, hints, fallbacks).
+    quick_workers: int = 1
+    #: Requests of one client address that may keep computers thinking at once;
+    #: more answer ``429 too_busy`` before anything is applied.
+    client_thinking: int = 4
+    #: Hints one game may ask for: ``hint_burst`` at once, then ``hint_per_minute``.
+    hint_per_minute: float = 30.0
+    hint_burst: int = 10
+    #: New rounds (another round, new game, new match) one client address may deal:
+    #: ``round_burst`` at once, then ``round_per_minute``.
+    round_per_minute: float = 6.0
+    round_burst: int = 20
+    #: Finished rounds kept per game (older ones are deleted; totals are kept).
+    rounds_kept: int = 200
+    #: Bytes of finished rounds in one answer of GET .../rounds, and per client address:
+    #: ``read_burst`` bytes at once, then ``read_per_minute``.
+    rounds_page_bytes: int = 64 * 1024
+    read_per_minute: float = 8 * 1024 * 1024
+    read_burst: int = 2 * 1024 * 1024
+    #: HTTP: the largest request head (431 above), seconds to send it, seconds an idle
+    #: keep-alive connection is kept, connections at once in all and per client address.
+    max_header_bytes: int = 16 * 1024
+    header_timeout: float = 10.0
+    keep_alive: float = 5.0
+    max_connections: int = 1024
+    client_connections: int = 32
+    #: Addresses of reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are trusted
+    #: (comma-separated, as uvicorn takes them); None trusts no forwarding header.
+    forwarded_allow_ips: str | None = None
 
     @property
     def db_path(self) -> Path:

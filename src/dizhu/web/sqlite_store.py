@@ -72,15 +72,22 @@ class SQLiteStore:
     ``sync`` is SQLite's ``synchronous`` setting: ``"full"`` or ``"normal"``.
     """
 
-    def __init__(self, path: "str | Path", sync: str = "full") -> None:
+    def __init__(self, path: "str | Path", sync: str = "full", rounds_kept: int | None = None) -> None:
         if sync not in ("full", "normal"):
             raise ValueError(f"sync must be 'full' or 'normal', not {sync!r}")
         path = Path(path)
-        # The database holds every hidden card: readable by its owner only (SQLite gives the
-        # -wal and -shm files the database file's permissions).
+        self.rounds_kept = rounds_kept
+        # The database holds every hidden card: readable by its owner only, whoever made it.
+        # SQLite gives the -wal and -shm files the database file's permissions when it
+        # creates them, so the database is fixed first, and side files left by an older
+        # version are fixed too.
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         if not path.exists():
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        for side in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),
+                     path.with_name(path.name + "-journal")):
+            if side.exists() and side.stat().st_mode & 0o077:
+                os.chmod(side, 0o600)
         # isolation_level=None: transactions are opened explicitly below.
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -162,6 +169,10 @@ class SQLiteStore:
                     [(record.game_id, last + i + 1, record.match_no, json.dumps(r, separators=(",", ":")))
                      for i, r in enumerate(rounds)],
                 )
+                if self.rounds_kept is not None:
+                    # Bounded storage per game: the oldest rounds go (the match's totals live in its state).
+                    db.execute("DELETE FROM rounds WHERE game_id = ? AND seq <= ?",
+                               (record.game_id, last + len(rounds) - self.rounds_kept))
             if request is not None:
                 self._put_request(record.game_id, request)
         return True
@@ -199,17 +210,27 @@ class SQLiteStore:
         ).fetchone()
         return None if row is None else RequestEntry(*row)
 
-    def rounds(self, game_id: str, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+    def rounds(self, game_id: str, offset: int = 0, limit: int | None = None,
+               max_bytes: int | None = None) -> list[dict[str, Any]]:
         rows = self._db.execute(
-            "SELECT match_no, payload FROM rounds WHERE game_id = ? ORDER BY seq LIMIT ? OFFSET ?",
-            (game_id, -1 if limit is None else limit, offset),
-        ).fetchall()
-        return [{**json.loads(payload), "match": match_no} for match_no, payload in rows]
+            "SELECT seq, match_no, payload FROM rounds WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            (game_id, offset, -1 if limit is None else limit),
+        )
+        page: list[dict[str, Any]] = []
+        size = 0
+        for seq, match_no, payload in rows:
+            size += len(payload)
+            if page and max_bytes is not None and size > max_bytes:
+                break
+            page.append({**json.loads(payload), "match": match_no, "index": seq})
+        return page
 
-    def rounds_page(self, game_id: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+    def rounds_page(self, game_id: str, offset: int, limit: int,
+                    max_bytes: int | None = None) -> tuple[list[dict[str, Any]], int]:
         with self._read():  # one snapshot for both
-            total = self._db.execute("SELECT COUNT(*) FROM rounds WHERE game_id = ?", (game_id,)).fetchone()[0]
-            return self.rounds(game_id, offset, limit), total
+            total = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM rounds WHERE game_id = ?",
+                                     (game_id,)).fetchone()[0]
+            return self.rounds(game_id, offset, limit, max_bytes), total
 
     def pending_games(self) -> list[str]:
         return [row[0] for row in self._db.execute("SELECT id FROM games WHERE pending = 1")]

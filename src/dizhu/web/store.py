@@ -97,12 +97,16 @@ class GameStore(Protocol):
     def request(self, game_id: str, request_id: str) -> RequestEntry | None:
         """A request seen before for this game, or None."""
 
-    def rounds(self, game_id: str, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
-        """The finished rounds of the game, oldest first: ``limit`` of them
-        (None: all) after skipping ``offset``."""
+    def rounds(self, game_id: str, offset: int = 0, limit: int | None = None,
+               max_bytes: int | None = None) -> list[dict[str, Any]]:
+        """The finished rounds kept for the game, oldest first, after the ``offset``-th
+        round ever finished: ``limit`` of them (None: all), stopping before the stored
+        text passes ``max_bytes`` (but at least one).  Each carries ``match`` and its
+        ``index`` (1 for the game's first finished round; never reused)."""
 
-    def rounds_page(self, game_id: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        """:meth:`rounds` from ``offset`` (at most ``limit``) and how many have finished (one read)."""
+    def rounds_page(self, game_id: str, offset: int, limit: int,
+                    max_bytes: int | None = None) -> tuple[list[dict[str, Any]], int]:
+        """:meth:`rounds` and how many rounds have finished in all, kept or not (one read)."""
 
     def pending_games(self) -> list[str]:
         """Games where a computer is to act (to resume after a restart)."""
@@ -127,8 +131,8 @@ _Job = tuple[str, tuple, dict, "asyncio.Future[Any]", asyncio.AbstractEventLoop]
 class AsyncStore:
     """A :class:`GameStore` used from the event loop without ever blocking it.
 
-    Three threads, each with its own connection: one reads, one writes, one
-    does the housekeeping.  The writer commits every write waiting in its
+    Four threads, each with its own connection: one reads games, one reads
+    finished rounds, one writes, one does the housekeeping.  The writer commits every write waiting in its
     queue in one transaction ("group commit"), so that many players' moves
     share one disk flush; each write keeps its own all-or-nothing effect (a
     savepoint) and its answer waits until the commit is done.
@@ -136,9 +140,11 @@ class AsyncStore:
 
     def __init__(self, store_factory: Callable[[], GameStore]) -> None:
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dizhu-store-read")
+        self._bulk = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dizhu-store-bulk")
         self._keeper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dizhu-store-keep")
         # Each store is created on the thread that will use it.
         self._read_store: GameStore = self._reader.submit(store_factory).result()
+        self._bulk_store: GameStore = self._bulk.submit(store_factory).result()
         self._keep_store: GameStore = self._keeper.submit(store_factory).result()
         self._jobs: "queue.SimpleQueue[_Job | None]" = queue.SimpleQueue()
         ready: "queue.SimpleQueue[BaseException | None]" = queue.SimpleQueue()
@@ -208,6 +214,13 @@ class AsyncStore:
         method = getattr(self._read_store, name)
         return await loop.run_in_executor(self._reader, method, *args)
 
+    async def _read_bulk(self, name: str, *args: Any) -> Any:
+        """Reads of finished rounds (kilobytes each) on a thread of their own: a game's
+        view or move never waits behind someone's history."""
+        loop = asyncio.get_running_loop()
+        method = getattr(self._bulk_store, name)
+        return await loop.run_in_executor(self._bulk, method, *args)
+
     async def create(self, record: GameRecord) -> None:
         await self._write("create", record)
 
@@ -227,11 +240,13 @@ class AsyncStore:
     async def request(self, game_id: str, request_id: str) -> RequestEntry | None:
         return await self._read("request", game_id, request_id)
 
-    async def rounds(self, game_id: str, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
-        return await self._read("rounds", game_id, offset, limit)
+    async def rounds(self, game_id: str, offset: int = 0, limit: int | None = None,
+                     max_bytes: int | None = None) -> list[dict[str, Any]]:
+        return await self._read_bulk("rounds", game_id, offset, limit, max_bytes)
 
-    async def rounds_page(self, game_id: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        return await self._read("rounds_page", game_id, offset, limit)
+    async def rounds_page(self, game_id: str, offset: int, limit: int,
+                          max_bytes: int | None = None) -> tuple[list[dict[str, Any]], int]:
+        return await self._read_bulk("rounds_page", game_id, offset, limit, max_bytes)
 
     async def pending_games(self) -> list[str]:
         return await self._read("pending_games")
@@ -246,7 +261,8 @@ class AsyncStore:
         """Finish the queued writes, then close every connection."""
         self._jobs.put(None)
         self._writer.join()
-        for executor, store in ((self._reader, self._read_store), (self._keeper, self._keep_store)):
+        for executor, store in ((self._reader, self._read_store), (self._bulk, self._bulk_store),
+                                (self._keeper, self._keep_store)):
             try:
                 executor.submit(store.close).result()
             finally:

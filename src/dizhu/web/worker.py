@@ -15,7 +15,7 @@ from typing import Any
 from ..bots import create, hint
 from ..game import Round
 
-__all__ = ["init_worker", "warm", "decide", "suggest"]
+__all__ = ["init_worker", "warm", "serve", "decide", "suggest"]
 
 
 #: Workers run at a lower priority than the server: when the CPUs are busy, answering a
@@ -55,6 +55,28 @@ def warm() -> int:
         seat = round_.to_act
         create("normal", variant, seed="warm-up").decide(round_.observation(seat))
     return os.getpid()
+
+
+def serve(conn: Any, parent_pid: int) -> None:
+    """A worker process's life: set up, warm up, say ready, then run jobs one at a time.
+
+    Each job is ``(function, args)``; the answer is ``("ok", result)`` or
+    ``("error", exception type name)`` -- never the exception's text, which
+    could name cards.
+    """
+    init_worker(parent_pid)
+    warm()
+    conn.send(("ready", os.getpid()))
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):  # the server is gone
+            return
+        try:
+            answer: tuple[str, Any] = ("ok", fn(*args))
+        except Exception as exc:  # noqa: BLE001 - reported to the server, which falls back
+            answer = ("error", type(exc).__name__)
+        conn.send(answer)
 
 
 def decide(level: str, variant: str, seed: str, budget: float | None, observation: dict[str, Any]) -> str:

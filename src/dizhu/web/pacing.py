@@ -1,0 +1,56 @@
+"""How long a computer's decision appears to take, from public facts only.
+
+A bot's thinking time depends on its cards: a computer that cannot beat a
+play has one legal action and answers at once, one that chooses to pass has
+weighed several.  Timing an answer would tell a player what is in a hidden
+hand.  So the server never lets the thinking time show: every decision is
+held to a pace drawn from the level and a jitter seeded by public facts
+(the game, its version, the seat, the number of events so far), forced
+moves included.  The decisions of one computers' turn share one deadline,
+so a decision that overran its pace is absorbed by the ones after it.
+
+>>> pace = DecisionPace.for_level("super-hard")
+>>> pace.low <= pace.seconds("game", 3, 1, 17) <= pace.high
+True
+>>> pace.seconds("game", 3, 1, 17) == pace.seconds("game", 3, 1, 17)
+True
+>>> DecisionPace.for_level("normal").scaled(0).seconds("game", 3, 1, 17)
+0.0
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+__all__ = ["DecisionPace", "PACES"]
+
+
+@dataclass(frozen=True)
+class DecisionPace:
+    """A computer decision is shown after ``low``..``high`` seconds (a public jitter between)."""
+
+    low: float
+    high: float
+
+    @classmethod
+    def for_level(cls, level: str) -> "DecisionPace":
+        return PACES[level]
+
+    def scaled(self, factor: float) -> "DecisionPace":
+        return DecisionPace(self.low * factor, self.high * factor)
+
+    def seconds(self, game_id: str, version: int, seat: int, events: int) -> float:
+        digest = hashlib.sha256(f"{game_id}:{version}:{seat}:{events}".encode()).digest()
+        fraction = int.from_bytes(digest[:8], "big") / 2**64
+        return self.low + fraction * (self.high - self.low)
+
+
+#: Each pace lies above nearly every decision of its level on a loaded server
+#: (`benchmarks/bots.py`: normal and intermediate take under a millisecond, 15 ms at
+#: worst; super-hard 0.1 s median, 0.4 s at the 95th percentile), and below 1 s.
+PACES: dict[str, DecisionPace] = {
+    "normal": DecisionPace(0.015, 0.030),
+    "intermediate": DecisionPace(0.015, 0.030),
+    "super-hard": DecisionPace(0.55, 0.85),
+}
