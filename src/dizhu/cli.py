@@ -38,6 +38,17 @@ def _serve(args: argparse.Namespace) -> int:
         sync=args.sync,
         create_per_minute=args.create_limit,
         create_burst=args.create_burst,
+        client_thinking=args.client_thinking,
+        hint_per_minute=args.hint_limit,
+        round_per_minute=args.round_limit,
+        rounds_kept=args.rounds_kept,
+        max_header_bytes=args.max_header_bytes,
+        header_timeout=args.header_timeout,
+        keep_alive=args.keep_alive,
+        max_connections=args.max_connections,
+        client_connections=args.client_connections,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        pace=args.pace,
     )
     serve(settings, access_log=not args.no_access_log)
     return 0
@@ -92,6 +103,40 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                        "(default: 20; 0: no limit)")
     serve.add_argument("--create-burst", type=_count, default=60, metavar="N",
                        help="new games one client address may create at once (default: 60)")
+    # The limits below protect the players from one another; docs/SERVER.md explains each.
+    from .web.settings import Settings
+
+    def default(name: str) -> object:
+        return Settings.__dataclass_fields__[name].default
+
+    serve.add_argument("--client-thinking", type=_count, default=default("client_thinking"), metavar="N",
+                       help="requests of one client address that may keep computers thinking at once; more "
+                       "are answered 429 too_busy (default: %(default)s; 0: no limit)")
+    serve.add_argument("--hint-limit", type=_non_negative, default=default("hint_per_minute"),
+                       metavar="PER_MINUTE", help="hints one game may ask for per minute, after a first "
+                       f"{default('hint_burst')} (default: %(default)s; 0: no limit)")
+    serve.add_argument("--round-limit", type=_non_negative, default=default("round_per_minute"),
+                       metavar="PER_MINUTE", help="new rounds one client address may deal per minute, after a "
+                       f"first {default('round_burst')} (default: %(default)s; 0: no limit)")
+    serve.add_argument("--rounds-kept", type=_count, default=default("rounds_kept"), metavar="N",
+                       help="finished rounds kept per game for replay; older ones are deleted, the totals "
+                       "stay (default: %(default)s)")
+    serve.add_argument("--max-header-bytes", type=_count, default=default("max_header_bytes"), metavar="BYTES",
+                       help="largest request head; larger ones are answered 431 (default: %(default)s)")
+    serve.add_argument("--header-timeout", type=_positive, default=default("header_timeout"), metavar="SECONDS",
+                       help="time a client has to send a request's head (default: %(default)s)")
+    serve.add_argument("--keep-alive", type=_positive, default=default("keep_alive"), metavar="SECONDS",
+                       help="how long an idle connection is kept open (default: %(default)s)")
+    serve.add_argument("--max-connections", type=_count, default=default("max_connections"), metavar="N",
+                       help="connections and requests at once; more are answered 503 (default: %(default)s)")
+    serve.add_argument("--client-connections", type=_count, default=default("client_connections"), metavar="N",
+                       help="connections one client address may hold open at once (default: %(default)s)")
+    serve.add_argument("--pace", type=_non_negative, default=default("pace"), metavar="SCALE",
+                       help="scale of the computers' decision pace, which hides their thinking time "
+                       "(default: %(default)s; 0 shows how long they thought: for benchmarks only)")
+    serve.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
+                       help="comma-separated addresses of reverse proxies whose X-Forwarded-For is believed "
+                       "(default: none; behind a proxy on this machine: 127.0.0.1)")
     serve.add_argument("--log-level", choices=["critical", "error", "warning", "info", "debug"],
                        default="info", help="least important messages to log (default: info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")

@@ -1,0 +1,135 @@
+"""A real `dizhu serve` against hostile connections: huge or slow request heads, too many
+connections, forged forwarding headers.  Raw sockets, since HTTP clients will not misbehave."""
+
+from __future__ import annotations
+
+import select
+import socket
+import time
+
+import pytest
+
+from .support import Server
+
+
+def _connect(port: int, source: str = "127.0.0.1") -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    return s
+
+
+def _read_all(s: socket.socket, limit: float = 10.0) -> bytes:
+    s.settimeout(limit)
+    chunks = []
+    try:
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    except (ConnectionResetError, socket.timeout):
+        pass
+    return b"".join(chunks)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("limits")
+    server = Server(root / "data", root / "server.log", "--header-timeout", "1", "--keep-alive", "1",
+                    "--client-connections", "8", "--max-header-bytes", "8192")
+    yield server
+    server.stop()
+
+
+def test_a_huge_request_head_is_answered_431_and_closed(server):
+    s = _connect(server.port)
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+    filler = b"X-Filler: " + b"a" * 4000 + b"\r\n"
+    sent = 0
+    try:
+        while sent < 4_000_000:  # the server must stop us long before that
+            if select.select([s], [], [], 0.002)[0]:
+                break  # the server has answered
+            s.sendall(filler)
+            sent += len(filler)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    answer = _read_all(s)
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+    assert b'"headers_too_large"' in answer and b"nosniff" in answer
+    assert sent < 1_000_000
+
+
+def test_a_head_of_normal_size_is_served(server):
+    s = _connect(server.port)
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 6000 + b"\r\nConnection: close\r\n\r\n")
+    answer = _read_all(s)
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+
+
+def test_a_head_sent_too_slowly_is_cut_off(server):
+    s = _connect(server.port)
+    start = time.monotonic()
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+    answer = _read_all(s, limit=8)
+    elapsed = time.monotonic() - start
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+    assert 0.8 <= elapsed < 4
+
+
+def test_a_silent_connection_is_closed(server):
+    s = _connect(server.port)
+    start = time.monotonic()
+    assert _read_all(s, limit=8) == b""
+    assert time.monotonic() - start < 4
+
+
+def test_an_idle_kept_alive_connection_is_closed(server):
+    s = _connect(server.port)
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+    start = time.monotonic()
+    answer = _read_all(s, limit=8)
+    assert answer.startswith(b"HTTP/1.1 200 ") and time.monotonic() - start < 4
+
+
+def test_one_address_holds_a_bounded_number_of_connections(server):
+    held = [_connect(server.port) for _ in range(8)]
+    try:
+        extra = _connect(server.port)
+        assert _read_all(extra, limit=5).startswith(b"HTTP/1.1 503 ")
+        extra.close()
+        # another address is still served
+        other = _connect(server.port, source="127.0.0.2")
+        other.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert _read_all(other).startswith(b"HTTP/1.1 200 ")
+        other.close()
+    finally:
+        for s in held:
+            s.close()
+    time.sleep(0.3)
+    again = _connect(server.port)
+    again.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert _read_all(again).startswith(b"HTTP/1.1 200 ")
+    again.close()
+
+
+def test_forwarding_headers_are_not_believed_by_default(tmp_path):
+    server = Server(tmp_path / "data", tmp_path / "server.log", "--create-limit", "60", "--create-burst", "2")
+    try:
+        statuses = []
+        for n in range(6):
+            response = server.http.post("/api/games", json={}, headers={"X-Forwarded-For": f"203.0.113.{n}"})
+            statuses.append(response.status_code)
+        assert statuses[:2] == [201, 201] and set(statuses[2:]) == {429}
+    finally:
+        server.stop()
+
+
+def test_forwarding_headers_are_believed_from_a_named_proxy(tmp_path):
+    server = Server(tmp_path / "data", tmp_path / "server.log", "--create-limit", "60", "--create-burst", "2",
+                    "--forwarded-allow-ips", "127.0.0.1")
+    try:
+        statuses = [server.http.post("/api/games", json={}, headers={"X-Forwarded-For": f"203.0.113.{n}"})
+                    .status_code for n in range(4)]
+        assert statuses == [201] * 4  # four clients behind the proxy, each with its own allowance
+    finally:
+        server.stop()
