@@ -8,23 +8,31 @@ import time
 from dizhu.web.worker import decide as real_decide
 
 
-def slow_decide(level, variant, seed, budget, observation):
+def slow_decide(level, variant, seed, budget, observation, time_limit=None):
     """Thinks (blocking its process) for a second, then decides like the real bot."""
     time.sleep(1.0)
     return real_decide(level, variant, seed, budget, observation)
 
 
-def failing_decide(level, variant, seed, budget, observation):
+def failing_decide(level, variant, seed, budget, observation, time_limit=None):
     raise RuntimeError("the bot is broken")
 
 
-def illegal_decide(level, variant, seed, budget, observation):
+def illegal_decide(level, variant, seed, budget, observation, time_limit=None):
     return "play 3333333"
 
 
-def dying_decide(level, variant, seed, budget, observation):
+def dying_decide(level, variant, seed, budget, observation, time_limit=None):
     os._exit(3)  # the worker process dies, as if killed
 
 
 def failing_suggest(observation, level, budget):
     raise RuntimeError("the hint is broken")
+
+
+def slow_deep_decide(level, variant, seed, budget, observation, time_limit=None):
+    """Super-hard thinks for a second (a stand-in for a long search); other levels as usual."""
+    if level == "super-hard":
+        time.sleep(1.0)
+        return real_decide("normal", variant, seed, budget, observation)
+    return real_decide(level, variant, seed, budget, observation)

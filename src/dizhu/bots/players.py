@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from typing import Any
 
 from ..cards import Card, parse_cards
@@ -30,17 +31,22 @@ def _observation_seed(observation: dict[str, Any], seed: int | str | None) -> in
 class BotPlayer:
     """A computer player: ``decide(observation) -> action text``.
 
-    ``budget`` is the thinking time per decision in seconds (super-hard only).
+    ``budget`` is the thinking time per decision in seconds (super-hard only),
+    counted in simulated decisions, so a decision does not depend on the
+    machine's speed.  ``time_limit`` is a wall-clock cap on top, a safety net
+    for a server that must answer in time on a loaded machine: when it cuts
+    a search short, the decision does depend on the machine's load.
     """
 
     def __init__(self, level: str, variant: str = "classic", seed: int | str | None = None,
-                 budget: float | None = None) -> None:
+                 budget: float | None = None, time_limit: float | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
         self.level = level
         self.variant = variant
         self.seed = seed
         self.budget = budget
+        self.time_limit = time_limit
 
     def explain(self, observation: dict[str, Any]) -> Decision:
         """The decision with its reason (a message key and parameters)."""
@@ -50,7 +56,8 @@ class BotPlayer:
         view = View.of(observation)
         if view.phase == "bidding":
             return decide_bid(view, self.level, rng)
-        return decide_play(view, self.level, rng, budget=self.budget)
+        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        return decide_play(view, self.level, rng, budget=self.budget, deadline=deadline)
 
     def decide(self, observation: dict[str, Any]) -> str:
         return self.explain(observation).action
@@ -60,9 +67,9 @@ class BotPlayer:
 
 
 def create(level: str, variant: str = "classic", seed: int | str | None = None,
-           budget: float | None = None) -> BotPlayer:
+           budget: float | None = None, time_limit: float | None = None) -> BotPlayer:
     """A computer player at ``level`` ("normal", "intermediate" or "super-hard")."""
-    return BotPlayer(level, variant, seed, budget)
+    return BotPlayer(level, variant, seed, budget, time_limit)
 
 
 def hint(observation: dict[str, Any], level: str = "intermediate",

@@ -356,12 +356,14 @@ def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[s
     return None, "save_cards", {}
 
 
-def decide_play(view: View, level: str, rng: random.Random, budget: float | None = None) -> Decision:
-    """The play-phase decision of a bot at ``level`` (or the hint)."""
+def decide_play(view: View, level: str, rng: random.Random, budget: float | None = None,
+                deadline: float | None = None) -> Decision:
+    """The play-phase decision of a bot at ``level`` (or the hint); ``deadline``
+    (``time.monotonic()``) cuts a search short."""
     if level == "super-hard":
         from .search import search_move
 
-        return search_move(view, rng, budget)
+        return search_move(view, rng, budget, deadline=deadline)
     ctx = Ctx.of(view)
     if level == "normal":
         combo, reason, params = normal_move(ctx, rng)

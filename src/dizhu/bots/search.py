@@ -24,6 +24,7 @@ depends on how busy the machine is.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from ..cards import NUM_RANKS
@@ -315,8 +316,12 @@ def _candidates(view: View, ctx: Ctx) -> tuple[list[Combo | None], Combo | None]
 
 
 def search_move(view: View, rng: random.Random, budget: float | None = None,
-                evidence_weight: float = PASS_EVIDENCE_WEIGHT) -> Decision:
-    """The super-hard decision for a play-phase observation."""
+                evidence_weight: float = PASS_EVIDENCE_WEIGHT, deadline: float | None = None) -> Decision:
+    """The super-hard decision for a play-phase observation.
+
+    ``deadline`` (a ``time.monotonic()`` value) stops the search after the last
+    whole world sampled before it, even below ``MIN_WORLDS`` (one world at least).
+    """
     ctx = Ctx.of(view)
     candidates, choice = _candidates(view, ctx)
     if len(candidates) == 1:
@@ -337,7 +342,10 @@ def search_move(view: View, rng: random.Random, budget: float | None = None,
         root = Sim(view, hands)
         steps += WORLD_COST
         memo: dict = {}
-        for i, move in enumerate(candidates):
+        values: list[float] = []
+        for move in candidates:
+            if deadline is not None and worlds and time.monotonic() > deadline:
+                break
             sim = root.copy()
             winner = sim.apply(move)
             if winner is not None:
@@ -348,10 +356,16 @@ def search_move(view: View, rng: random.Random, budget: float | None = None,
             else:
                 value, used = _rollout(sim, me)
                 steps += used
+            values.append(value)
+        if len(values) < len(candidates):
+            break  # the deadline fell inside this world: it does not count
+        for i, value in enumerate(values):
             totals[i] += value
             wins[i] += value > 0
         worlds += 1
         if worlds >= MAX_WORLDS or (exact and worlds >= 40):
+            break
+        if deadline is not None and time.monotonic() > deadline:
             break
     best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] is choice))
     move = candidates[best]

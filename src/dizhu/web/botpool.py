@@ -298,11 +298,13 @@ class BotRunner:
     # ---- work
 
     async def decide(self, level: str, variant: str, seed: str, observation: dict[str, Any],
-                     client: str = "") -> tuple[str, bool]:
-        """The computer's action for ``observation``, and whether it is the fallback move."""
+                     client: str = "", time_limit: float | None = None) -> tuple[str, bool]:
+        """The computer's action for ``observation``, and whether it is the fallback move.
+        ``time_limit`` caps the bot's thinking in wall-clock seconds."""
         try:
             action = await self.lane(level).run(
-                client, self._decide_fn, (level, variant, seed, self.budget, observation), self.timeout)
+                client, self._decide_fn, (level, variant, seed, self.budget, observation, time_limit),
+                self.timeout)
             if not isinstance(action, str) or action not in observation["legal_actions"]:
                 raise ValueError("the bot chose an action that is not legal")
             return action, False

@@ -40,6 +40,12 @@ class DecisionPace:
     def scaled(self, factor: float) -> "DecisionPace":
         return DecisionPace(self.low * factor, self.high * factor)
 
+    @property
+    def think_limit(self) -> float | None:
+        """The wall-clock cap on a bot's thinking that keeps it inside the pace
+        (a safety net for a loaded machine; None when there is no pace)."""
+        return 0.8 * self.low if self.low > 0 else None
+
     def seconds(self, game_id: str, version: int, seat: int, events: int) -> float:
         digest = hashlib.sha256(f"{game_id}:{version}:{seat}:{events}".encode()).digest()
         fraction = int.from_bytes(digest[:8], "big") / 2**64

@@ -249,7 +249,8 @@ class GameService:
                 observation = match.round.observation(seat)
                 deadline += pace.seconds(record.game_id, record.version, seat, len(match.round.events))
                 seed = f"{record.bot_seed}:{seat}"
-                action, fell_back = await self.bots.decide(record.level, record.variant, seed, observation, client)
+                action, fell_back = await self.bots.decide(record.level, record.variant, seed, observation, client,
+                                                           pace.think_limit)
                 try:
                     match.apply(seat, action)
                 except DizhuError:

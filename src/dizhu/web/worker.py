@@ -79,9 +79,11 @@ def serve(conn: Any, parent_pid: int) -> None:
         conn.send(answer)
 
 
-def decide(level: str, variant: str, seed: str, budget: float | None, observation: dict[str, Any]) -> str:
-    """The computer player's action text for this observation."""
-    return create(level, variant, seed=seed, budget=budget).decide(observation)
+def decide(level: str, variant: str, seed: str, budget: float | None, observation: dict[str, Any],
+           time_limit: float | None = None) -> str:
+    """The computer player's action text for this observation, thinking at most
+    ``time_limit`` seconds of wall clock (the server's pace must not be overrun)."""
+    return create(level, variant, seed=seed, budget=budget, time_limit=time_limit).decide(observation)
 
 
 def suggest(observation: dict[str, Any], level: str, budget: float | None) -> dict[str, Any]:

@@ -1,0 +1,121 @@
+"""Computer thinking is shared fairly: a greedy client is told to wait, others keep their pace,
+and a dead worker costs only its own job."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import time
+
+import httpx
+
+from dizhu.game import Round
+from dizhu.web import Settings, create_app
+from dizhu.web.botpool import BotRunner, _Lane
+
+from . import botfuncs
+
+
+class _FakeSlot:
+    def __init__(self, log: list[str]) -> None:
+        self.name, self.pid, self.log = "fake", None, log
+
+    async def start(self) -> None:
+        pass
+
+    async def call(self, fn, args, timeout):
+        self.log.append(args[0])
+        await asyncio.sleep(0.01)
+        return args[0]
+
+    def close(self) -> None:
+        pass
+
+
+def test_waiting_jobs_are_served_round_robin_by_client():
+    async def scenario() -> list[str]:
+        started: list[str] = []
+        lane = _Lane("test", [_FakeSlot(started)])
+        jobs = [lane.run("greedy", None, (f"g{n}",), 5) for n in range(4)]
+        tasks = [asyncio.ensure_future(job) for job in jobs]
+        await asyncio.sleep(0)  # the greedy client's jobs are queued first
+        tasks.append(asyncio.ensure_future(lane.run("modest", None, ("m0",), 5)))
+        await asyncio.gather(*tasks)
+        return started
+
+    started = asyncio.run(scenario())
+    # g0 was running; then the greedy client's next job and the modest one take turns
+    assert started.index("m0") == 2, started
+    assert sorted(started) == ["g0", "g1", "g2", "g3", "m0"]
+
+
+def _client(app, address: str) -> httpx.AsyncClient:
+    transport = httpx.ASGITransport(app=app, client=(address, 40000))
+    return httpx.AsyncClient(transport=transport, base_url="http://test", timeout=30)
+
+
+def test_a_greedy_client_is_told_to_wait_and_others_keep_their_pace(tmp_path, caplog):
+    settings = Settings(data_dir=tmp_path, workers=1, client_thinking=2, create_burst=100)
+    bots = BotRunner(1, None, 30.0, decide_fn=botfuncs.slow_deep_decide)
+
+    async def scenario():
+        app = create_app(settings, bots=bots)
+        async with app.router.lifespan_context(app):
+            async with _client(app, "10.0.0.66") as greedy, _client(app, "10.0.0.7") as victim:
+                mine = (await victim.post("/api/games", json={"variant": "duel", "level": "normal"})).json()
+                # the greedy client asks for six super-hard games at once: each needs a long search
+                codes = [f"duel-greedy{n}" for n in range(6)]
+                flood = [asyncio.ensure_future(greedy.post("/api/games", json={
+                    "variant": "duel", "level": "super-hard", "deal_code": code})) for code in codes]
+                await asyncio.sleep(0.2)
+                # meanwhile the other player plays a whole round at the normal level
+                gid, headers, view = mine["game_id"], {"Authorization": f"Bearer {mine['token']}"}, mine["view"]
+                times = []
+                while view["observation"]["phase"] != "over":
+                    obs = view["observation"]
+                    start = time.perf_counter()
+                    response = await victim.post(f"/api/games/{gid}/act", headers=headers, json={
+                        "action": obs["legal_actions"][0], "version": view["version"],
+                        "request_id": f"v{view['version']}"})
+                    times.append(time.perf_counter() - start)
+                    assert response.status_code == 200, response.text
+                    view = response.json()
+                answers = await asyncio.gather(*flood)
+                return times, [a.status_code for a in answers], [a for a in answers if a.status_code == 429]
+
+    with caplog.at_level(logging.WARNING, logger="dizhu"):
+        times, statuses, refused = asyncio.run(scenario())
+    assert sorted(statuses) == [201, 201, 429, 429, 429, 429], statuses
+    for answer in refused:
+        assert answer.json()["error"]["code"] == "too_busy" and answer.headers["retry-after"] == "1"
+    assert max(times) < 0.5, times  # never behind the greedy client's searches
+    assert "fallback move" not in caplog.text
+
+
+def test_a_killed_worker_costs_only_its_own_job(tmp_path, caplog):
+    round_ = Round.deal("classic", seed="kill")
+    observation = round_.observation(round_.to_act)
+
+    async def scenario():
+        bots = BotRunner(2, None, 30.0, decide_fn=botfuncs.slow_deep_decide)
+        await bots.start()
+        try:
+            slots = bots.lanes["deep"].slots
+            pids = [slot.pid for slot in slots]
+            jobs = [asyncio.ensure_future(bots.decide("super-hard", "classic", f"s{n}", observation))
+                    for n in range(2)]
+            await asyncio.sleep(0.4)  # both are thinking
+            os.kill(pids[0], signal.SIGKILL)
+            results = await asyncio.gather(*jobs)
+            return pids, [slot.pid for slot in slots], results
+        finally:
+            bots.close()
+
+    with caplog.at_level(logging.WARNING, logger="dizhu"):
+        before, after, results = asyncio.run(scenario())
+    assert [fell_back for _, fell_back in results] == [False, False]  # no fallback move, in either game
+    assert all(action in observation["legal_actions"] for action, _ in results)
+    assert after[0] != before[0] and after[1] == before[1]  # a fresh worker for the dead one only
+    assert "retried once" in caplog.text and "bot decision failed" not in caplog.text
