@@ -81,6 +81,7 @@ def test_kinds_levels_sources_and_actions_are_translated(dicts):
     needed += [f"sort.{mode}" for mode in ("asc", "desc", "group")]  # cards.js SORT_MODES
     needed += [f"error.{code}" for code in ("malformed_json", "body_too_large", "invalid_request", "missing_token",
                                              "wrong_token", "unknown_game", "stale", "busy", "too_many_games",
+                                             "too_busy", "too_many_hints", "too_many_rounds", "too_many_reads",
                                              "network")]
     for language, words in dicts.items():
         missing = [key for key in needed if key not in words]

@@ -45,9 +45,12 @@ async function call(method, path, { body, token, retries = 3 } = {}) {
     }
     if (response.ok) return data;
     const error = data && data.error ? data.error : { code: response.status >= 500 ? 'server' : 'generic' };
-    // Busy: the game is still working on an earlier request; try again shortly.
-    if ((response.status === 429 || response.status >= 502) && attempt < retries + 3) {
-      await sleep(300 * (attempt + 1));
+    // Busy: the game (or this player's other games) is still working on an earlier
+    // request; try again shortly.  The other 429s are limits: say so at once.
+    const waiting = response.status === 429 && (error.code === 'busy' || error.code === 'too_busy');
+    if ((waiting || response.status >= 502) && attempt < retries + 3) {
+      const after = error.code === 'too_busy' ? Number(response.headers.get('Retry-After')) || 1 : 0;
+      await sleep(Math.max(300 * (attempt + 1), 1000 * after));
       continue;
     }
     throw new ApiError(response.status, error.code, error.params, error.message);
