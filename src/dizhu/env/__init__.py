@@ -10,7 +10,7 @@ Both environments serve the classic and the duel variant.
 """
 
 try:
-    import gymnasium  # noqa: F401
+    import gymnasium
     import numpy  # noqa: F401
     import pettingzoo  # noqa: F401
 except ImportError as error:  # pragma: no cover - only without the extra
@@ -21,5 +21,9 @@ except ImportError as error:  # pragma: no cover - only without the extra
 from .aec import DizhuEnv, env, raw_env
 from .encoding import ActionSpace, Layout, Table
 from .seat import SeatEnv
+
+# gymnasium.make("dizhu/Seat-v0", variant="duel", opponents="super-hard") builds a SeatEnv
+if "dizhu/Seat-v0" not in gymnasium.registry:
+    gymnasium.register(id="dizhu/Seat-v0", entry_point="dizhu.env.seat:SeatEnv")
 
 __all__ = ["DizhuEnv", "SeatEnv", "env", "raw_env", "ActionSpace", "Layout", "Table"]

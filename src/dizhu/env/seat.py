@@ -41,7 +41,7 @@ __all__ = ["SeatEnv"]
 class SeatEnv(gymnasium.Env):
     """One seat of a round against bot opponents (see the module docstring)."""
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
 
     def __init__(self, variant: str = "classic", seat: int = 0, opponents: str = "intermediate",
                  bidding: bool = True, reward: str = "points", illegal_reward: float = -1.0,
