@@ -34,32 +34,24 @@ set is a *card plane* of 60 values: for each of the 15 ranks ``3 .. 2, B,
 R``, four values, the ``i``-th being 1 when the set holds more than ``i``
 cards of that rank (a joker uses only the first).
 
-=====================  ==============  ==========================================
-block                  size            content
-=====================  ==============  ==========================================
-hand                   60              the observer's cards
-unseen                 60              deck minus own hand minus every played card
-                                       (the other hands, the unrevealed bottom,
-                                       duel's undealt cards)
-bottom held            60              revealed bottom cards the landlord still
-                                       holds (0 before the reveal)
-played                 P x 60          cards each seat has played
-to beat                60 + P          the play to beat and who made it (0 when
-                                       the observer leads or during the bidding)
-history                15 x 61         the last 15 moves of the play, most recent
-                                       first: a card plane and a ``pass`` bit
-cards left             P x 21          one-hot of each seat's card count, 0-20
-landlord               P               one-hot (0 during the bidding)
-to act                 P               one-hot of the seat to act (0 once over)
-phase                  3               bidding, playing, over
-last bid               P x (B + 1)     each seat's latest bidding action: none,
-                                       then the variant's B bidding actions
-                                       (classic: pass, bid 1-3; duel: pass,
-                                       call, rob)
-stake                  4 or 5          classic: highest bid 0-3; duel: robs 0-4
-                                       (also the farmer's handicap)
-bombs                  7               thermometer of bombs and rockets played
-=====================  ==============  ==========================================
+| block       | size          | content                                                          |
+|-------------|---------------|------------------------------------------------------------------|
+| hand        | 60            | the observer's cards                                             |
+| unseen      | 60            | deck minus own hand minus every played card (the other hands,   |
+|             |               | the unrevealed bottom, duel's undealt cards)                     |
+| bottom held | 60            | revealed bottom cards the landlord still holds (0 before)        |
+| played      | P x 60        | the cards each seat has played                                   |
+| to beat     | 60 + P        | the play to beat and who made it (0 when leading or bidding)     |
+| history     | 15 x 61       | the last 15 moves of the play, most recent first: a card plane   |
+|             |               | and a pass bit                                                   |
+| cards left  | P x 21        | one-hot of each seat's card count, 0-20                          |
+| landlord    | P             | one-hot (0 during the bidding)                                   |
+| to act      | P             | one-hot of the seat to act (0 once the round is over)            |
+| phase       | 3             | bidding, playing, over                                           |
+| last bid    | P x (B + 1)   | each seat's latest bidding action: none, then the variant's B    |
+|             |               | bidding actions (classic: pass, bid 1-3; duel: pass, call, rob)  |
+| stake       | 4 or 5        | classic: the highest bid 0-3; duel: robs 0-4 (the handicap)      |
+| bombs       | 7             | thermometer of the bombs and rockets played                      |
 
 P is 3 in classic and 2 in duel, so the vector holds 1436 values in
 classic and 1346 in duel.
