@@ -103,7 +103,8 @@ class DizhuEnv(AECEnv):
     """Dou Dizhu as a PettingZoo AEC environment (see the module docstring).
 
     ``observe(agent)`` returns ``{"observation": int8 vector,
-    "action_mask": int8 vector}`` (layout: :mod:`dizhu.env.encoding`);
+    "action_mask": int8 vector}`` (layout: :mod:`dizhu.env.encoding`); the
+    info of the agent to act holds ``"legal_actions"``, the mask's indices;
     :meth:`raw_observation` returns ``round.observation(seat)``, the same
     facts as a dict.  ``render_mode`` is ``"ansi"`` (render returns the text)
     or ``"human"`` (render prints it, and so does every step).
@@ -160,9 +161,19 @@ class DizhuEnv(AECEnv):
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self._mask: np.ndarray | None = None
         self.agent_selection = self.possible_agents[round_.to_act]
+        self._refresh()
+
+    def _refresh(self) -> None:
+        # the acting agent's info lists its legal action indices (the mask's 1s), for agents
+        # that sample from a list rather than scan the whole mask
+        self._mask: np.ndarray | None = None
+        self.infos = {a: {} for a in self.agents}
+        if self.round.result is None:
+            self._legal = self.actions.indices(self.round.legal_actions())
+            self.infos[self.agent_selection] = {"legal_actions": list(self._legal)}
+        else:
+            self._legal = []
 
     def seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
@@ -172,9 +183,13 @@ class DizhuEnv(AECEnv):
         seat = self.seat(agent)
         if seat != self.round.to_act:
             return np.zeros(len(self.actions), dtype=np.int8)
+        return self._current_mask().copy()
+
+    def _current_mask(self) -> np.ndarray:
         if self._mask is None:
-            self._mask = self.actions.mask(self.round.legal_actions())
-        return self._mask.copy()
+            self._mask = np.zeros(len(self.actions), dtype=np.int8)
+            self._mask[self._legal] = 1
+        return self._mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return {"observation": self.table.encode(self.seat(agent)), "action_mask": self.action_mask(agent)}
@@ -190,12 +205,11 @@ class DizhuEnv(AECEnv):
             return
         seat = self.seat(agent)
         index = int(action)
-        if not (0 <= index < len(self.actions) and self.action_mask(agent)[index]):
+        if not (0 <= index < len(self.actions) and self._current_mask()[index]):
             raise ValueError(f"action {action} ({self._describe(index)}) is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
         self.table.apply(seat, self.actions.actions[index])
-        self._mask = None
         r = self.round
         if r.result is not None:
             for a, value in zip(self.possible_agents, seat_rewards(r, self.reward)):
@@ -204,6 +218,7 @@ class DizhuEnv(AECEnv):
             self.agent_selection = self.possible_agents[(seat + 1) % len(self.possible_agents)]
         else:
             self.agent_selection = self.possible_agents[r.to_act]
+        self._refresh()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -74,6 +74,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..cards import NUM_RANKS
+from ..combos import Combo
 from ..game import Round
 from ..game.actions import BIDS, CALL, PASS, ROB, Action, play_action
 from ..moves import play_table
@@ -141,12 +142,15 @@ class ActionSpace:
             raise ValueError(f"{action.text!r} is not an action of the {self.variant.name} variant")
         return found
 
+    def indices(self, actions: Sequence[Action]) -> list[int]:
+        """The indices of ``actions`` (a seat's legal actions), in their order."""
+        by_key, by_text = self._by_key, self._by_text
+        return [by_key[a.combo.key] if a.kind == "play" else by_text[a.text] for a in actions]
+
     def mask(self, actions: Sequence[Action]) -> np.ndarray:
         """1 on the indices of ``actions`` (a seat's legal actions), 0 elsewhere."""
         out = np.zeros(len(self.actions), dtype=np.int8)
-        by_key, by_text = self._by_key, self._by_text
-        for a in actions:
-            out[by_key[a.combo.key] if a.kind == "play" else by_text[a.text]] = 1
+        out[self.indices(actions)] = 1
         return out
 
 
@@ -193,8 +197,11 @@ class Table:
         r, p = self.round, self.variant.players
         self.hands = [list(r.hand(s).counts) for s in range(p)]
         self.played = [[0] * NUM_RANKS for _ in range(p)]
+        self.played_all = [0] * NUM_RANKS
         self.bottom_held = [0] * NUM_RANKS
-        self.history: list[tuple[int, tuple[int, ...] | None]] = []
+        # the history block as it stands, most recent move in row 0 (shifted at each move)
+        self.history = np.zeros((HISTORY, PLANE + 1), dtype=np.int8)
+        self.moves = 0
         self.last_bid: list[int | None] = [None] * p
         self.bombs = 0
         if r.landlord is not None:  # dealt with a landlord already: the bottom is public
@@ -218,68 +225,83 @@ class Table:
                 for rank, n in enumerate(bottom):
                     hand[rank] += n
             return
+        history = self.history
+        history[1:] = history[:-1]
+        self.moves += 1
         if action.kind == "pass":
-            self.history.append((seat, None))
+            history[0, :PLANE] = 0
+            history[0, PLANE] = 1
             return
-        counts = action.combo.counts
-        hand, played = self.hands[seat], self.played[seat]
+        combo = action.combo
+        counts = combo.counts
+        hand, played, every = self.hands[seat], self.played[seat], self.played_all
         for rank, n in enumerate(counts):
             if n:
                 hand[rank] -= n
                 played[rank] += n
+                every[rank] += n
         if seat == r.landlord:
             held = self.bottom_held
             for rank, n in enumerate(counts):
                 if n and held[rank]:
                     # the landlord's bottom cards are taken first: what stays unknown is the rest
                     held[rank] = max(0, held[rank] - n)
-        if action.combo.is_bomb:
+        if combo.is_bomb:
             self.bombs += 1
-        self.history.append((seat, counts))
+        history[0, :PLANE] = _plane_of(combo)
+        history[0, PLANE] = 0
 
     def encode(self, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (see the module docstring)."""
         r, v, lay = self.round, self.variant, self.layout
         p = v.players
-        out = np.zeros(lay.size, dtype=np.int8)
         off = lay.offset
+        out = np.zeros(lay.size, dtype=np.int8)
         hand = self.hands[seat]
-        out[0:PLANE] = card_plane(hand)
+        every = self.played_all
         deck = v.deck_counts
-        seen = [hand[k] + sum(pl[k] for pl in self.played) for k in range(NUM_RANKS)]
-        out[PLANE : 2 * PLANE] = card_plane([deck[k] - seen[k] for k in range(NUM_RANKS)])
-        if r.landlord is not None:
-            out[2 * PLANE : 3 * PLANE] = card_plane(self.bottom_held)
-        base = off["played"]
+        # every card plane at once: hand, unseen, bottom held, played by seat, the play to beat
+        counts = hand + [deck[k] - hand[k] - every[k] for k in range(NUM_RANKS)]
+        counts += self.bottom_held if r.landlord is not None else _NONE
         for k in range(p):
-            out[base + k * PLANE : base + (k + 1) * PLANE] = card_plane(self.played[(seat + k) % p])
+            counts += self.played[(seat + k) % p]
         last = r.last_play
+        counts += last[1].counts if last is not None else _NONE
+        planes = (4 + p) * PLANE
+        out[:planes] = _THERMO[counts].reshape(planes)
+        ones = []
         if last is not None:
-            base = off["to beat"]
-            out[base : base + PLANE] = card_plane(last[1].counts)
-            out[base + PLANE + (last[0] - seat) % p] = 1
-        base = off["history"]
-        for k, (_, counts) in enumerate(reversed(self.history[-HISTORY:])):
-            start = base + k * (PLANE + 1)
-            if counts is None:
-                out[start + PLANE] = 1
-            else:
-                out[start : start + PLANE] = card_plane(counts)
+            ones.append(planes + (last[0] - seat) % p)
+        out[off["history"] : off["history"] + HISTORY * (PLANE + 1)] = self.history.reshape(-1)
         base = off["cards left"]
         for k in range(p):
-            out[base + k * (_MAX_CARDS + 1) + sum(self.hands[(seat + k) % p])] = 1
+            ones.append(base + k * (_MAX_CARDS + 1) + sum(self.hands[(seat + k) % p]))
         if r.landlord is not None:
-            out[off["landlord"] + (r.landlord - seat) % p] = 1
+            ones.append(off["landlord"] + (r.landlord - seat) % p)
         if r.to_act is not None:
-            out[off["to act"] + (r.to_act - seat) % p] = 1
-        out[off["phase"] + ("bidding", "playing", "over").index(r.phase)] = 1
+            ones.append(off["to act"] + (r.to_act - seat) % p)
+        ones.append(off["phase"] + _PHASES[r.phase])
         base, width = off["last bid"], len(lay.bidding_actions) + 1
         for k in range(p):
             bid = self.last_bid[(seat + k) % p]
-            out[base + k * width + (0 if bid is None else bid + 1)] = 1
-        out[off["stake"] + (r.highest_bid if v.bidding == "points" else r.robs)] = 1
+            ones.append(base + k * width + (0 if bid is None else bid + 1))
+        ones.append(off["stake"] + (r.highest_bid if v.bidding == "points" else r.robs))
+        out[ones] = 1
         out[off["bombs"] : off["bombs"] + min(self.bombs, _BOMB_LEVELS)] = 1
         return out
+
+
+_NONE = (0,) * NUM_RANKS
+_PHASES = {"bidding": 0, "playing": 1, "over": 2}
+_PLANES: dict[int, np.ndarray] = {}
+
+
+def _plane_of(combo: Combo) -> np.ndarray:
+    """A play's card plane, kept once computed (there are only so many plays)."""
+    plane = _PLANES.get(combo.key)
+    if plane is None:
+        plane = _PLANES[combo.key] = card_plane(combo.counts)
+    return plane
 
 
 def _counts(cards) -> tuple[int, ...]:
