@@ -195,3 +195,14 @@ def test_raw_observation_is_the_rounds():
     env.reset(seed=8)
     assert env.raw_observation("seat_1") == env.round.observation(1)
     assert Layout("duel").size == env.observe("seat_1")["observation"].size
+
+
+def test_start_plays_a_deal_of_your_own_and_refuses_a_round_under_way():
+    env = DizhuEnv("classic")
+    r = Round.from_deal("classic", ["33344455566677788", "99TTJJQQKKAA22BRT", "3456789JJQQKKAA22"],
+                        bottom="89T", landlord=0)
+    env.start(r)
+    assert env.agent_selection == "seat_0" and env.observe("seat_0")["observation"][:PLANE].sum() == 20
+    env.step(env.actions.index("play 333444555666+789T"))
+    with pytest.raises(ValueError, match="freshly dealt"):
+        DizhuEnv("classic").start(r)

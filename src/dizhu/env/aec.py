@@ -153,7 +153,9 @@ class DizhuEnv(AECEnv):
         self.start(deal_round(self.variant.name, self.bidding, self._rng))
 
     def start(self, round_: Round) -> None:
-        """Play ``round_`` from where it stands (a round of your own instead of a random deal)."""
+        """Play ``round_``, freshly dealt (a deal of your own instead of a random one)."""
+        if any(e["type"] in ("bid", "play", "pass") for e in round_.events):
+            raise ValueError("the round must be freshly dealt: the observations follow it from its deal")
         self.round = round_
         self.table = Table(round_, self.layout)
         self.agents = self.possible_agents[:]
