@@ -6,7 +6,7 @@ A step is one agent's decision: read its observation (the encoded vector and
 the legal actions: for dizhu, the mask and the info's list of its indices),
 pick uniformly among the legal actions, apply it.  Each
 measurement plays whole rounds until ``--steps`` steps are done (new deals as
-needed) and the median of the repeats is printed.
+needed) and the median of the repeats is printed; the repeats of the engines take turns.
 
 - dizhu ``DizhuEnv`` (the PettingZoo AEC environment, unwrapped): classic
   with the DouZero protocol (no bidding), classic with the bidding, duel;
@@ -121,19 +121,21 @@ def main() -> None:
     args = parser.parse_args()
     DizhuEnv("classic")  # the action table is built once per process, like any engine's tables
 
-    def median(fn, *extra, **options):
-        values = [fn(args.steps, 100 + k, *extra, **options) for k in range(args.repeats)]
-        return None if values[0] is None else statistics.median(values)
-
-    rows = [
-        ("dizhu DizhuEnv classic, DouZero protocol", median(dizhu_steps)),
-        ("dizhu DizhuEnv classic, with bidding", median(dizhu_steps, "classic", True)),
-        ("dizhu DizhuEnv duel, with call/rob", median(dizhu_steps, "duel", True)),
-        ("dizhu env() (PettingZoo wrappers), classic", median(dizhu_steps, wrapped=True)),
-        ("RLCard 1.2.0 doudizhu env", median(rlcard_steps)),
-        ("DouZero 1.1.0 Env (get_obs encoding)", median(douzero_env_steps)),
-        ("DouZero 1.1.0 GameEnv + RandomAgent (no encoding)", median(douzero_game_steps)),
+    cases = [
+        ("dizhu DizhuEnv classic, DouZero protocol", dizhu_steps, {}),
+        ("dizhu DizhuEnv classic, with bidding", dizhu_steps, {"bidding": True}),
+        ("dizhu DizhuEnv duel, with call/rob", dizhu_steps, {"variant": "duel", "bidding": True}),
+        ("dizhu env() (PettingZoo wrappers), classic", dizhu_steps, {"wrapped": True}),
+        ("RLCard 1.2.0 doudizhu env", rlcard_steps, {}),
+        ("DouZero 1.1.0 Env (get_obs encoding)", douzero_env_steps, {}),
+        ("DouZero 1.1.0 GameEnv + RandomAgent (no encoding)", douzero_game_steps, {}),
     ]
+    # the repeats take turns, so a change in the machine's load touches every engine alike
+    values: list[list[float | None]] = [[] for _ in cases]
+    for k in range(args.repeats):
+        for i, (_, fn, options) in enumerate(cases):
+            values[i].append(fn(args.steps, 100 + k, **options))
+    rows = [(name, None if v[0] is None else statistics.median(v)) for (name, _, _), v in zip(cases, values)]
     print(f"{args.steps} steps per measurement, median of {args.repeats}, one process, random agents")
     for name, rate in rows:
         print(f"{name:<52} {'not installed' if rate is None else f'{rate:9.0f} steps/s'}")
