@@ -1,5 +1,6 @@
 # Shared set-up for scripts/serve and scripts/test: a virtual environment in
-# .venv with the project installed in editable mode plus the named extras.
+# .venv with the project installed in editable mode plus the named extras
+# (serve: web, the site; test: test, which pulls every extra the tests need).
 setup_python() {
   local extras="$1"
   local python="${PYTHON:-python3}"

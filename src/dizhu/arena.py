@@ -149,8 +149,14 @@ def run_arena(
     workers: int | None = None,
     budget: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    ray: str | None = None,
 ) -> ArenaResult:
-    """Play ``deals`` deals (each twice, sides swapped) between players ``a`` and ``b``."""
+    """Play ``deals`` deals (each twice, sides swapped) between players ``a`` and ``b``.
+
+    With ``ray`` (``"auto"``, ``"HOST:PORT"`` or ``"local"``) the deals are played
+    on a Ray cluster instead of local processes, with the same results
+    (:mod:`dizhu.ray_arena`).
+    """
     for name in (a, b):
         if name not in PLAYERS:
             raise ValueError(f"unknown player {name!r} (expected one of {', '.join(PLAYERS)})")
@@ -159,7 +165,11 @@ def run_arena(
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     records: list[dict[str, Any]] = []
-    if workers == 1:
+    if ray is not None:
+        from .ray_arena import play_on_ray  # imported only here: Ray is an optional extra
+
+        records = play_on_ray(jobs, ray, progress)
+    elif workers == 1:
         for done, job in enumerate(jobs, 1):
             records += play_deal(job)
             if progress:

@@ -24,6 +24,13 @@ def _deal(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     # Imported here so that the other commands work without the web dependencies loaded.
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as error:
+        print(f"dizhu serve needs the web extra ({error.name} is not installed): "
+              "pip install 'dizhu[web]'", file=sys.stderr)
+        return 2
     from .web.server import serve
     from .web.settings import Settings, default_data_dir
 
@@ -156,7 +163,7 @@ def _arena(args: argparse.Namespace) -> int:
 
     result = run_arena(args.a, args.b, args.variant, deals=args.deals, seed=args.seed,
                        bidding=args.bidding, workers=args.workers, budget=args.budget,
-                       progress=None if args.quiet else progress_bar)
+                       progress=None if args.quiet else progress_bar, ray=args.ray)
     summary = result.summary()
     print(format_summary(summary))
     if args.json:
@@ -194,6 +201,9 @@ def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     arena.add_argument("--bidding", action="store_true", help="play the bidding too")
     arena.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
     arena.add_argument("--budget", type=float, default=None, help="super-hard thinking budget, seconds")
+    arena.add_argument("--ray", default=None, metavar="ADDRESS",
+                       help="play the deals on a Ray cluster: auto, HOST:PORT, or local "
+                       "(a Ray instance on this machine); needs the ray extra")
     arena.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(func=_arena)
