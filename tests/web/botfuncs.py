@@ -36,3 +36,10 @@ def slow_deep_decide(level, variant, seed, budget, observation, time_limit=None)
         time.sleep(1.0)
         return real_decide("normal", variant, seed, budget, observation)
     return real_decide(level, variant, seed, budget, observation)
+
+
+def leaky_decide(level, variant, seed, budget, observation, time_limit=None):
+    """A bot whose thinking time gives its cards away: it ponders only when it has a choice."""
+    if len(observation["legal_actions"]) > 1:
+        time.sleep(0.12)
+    return real_decide("normal", variant, seed, budget, observation)
