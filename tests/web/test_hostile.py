@@ -176,3 +176,34 @@ def test_the_database_and_its_side_files_are_private(tmp_path, existing_mode):
         os.umask(old_umask)
     assert {"dizhu.sqlite", "dizhu.sqlite-wal", "dizhu.sqlite-shm"} <= set(modes)
     assert set(modes.values()) == {0o600}, modes
+
+
+def test_check_judges_an_action_with_the_engines_reason_and_applies_nothing(client):
+    from dizhu.game import Round
+
+    from .support import install_round
+
+    game = new_game(client)
+    round_ = Round.from_deal("classic", ["3456789TJQKA2BR33", "44556677889TTJJQQ", "456789TJQKKKAAA22"],
+                             "392", first=0)
+    round_.apply(0, "bid 3")
+    install_round(client, game, round_)
+    version = game.view["version"]
+
+    def check(**body):
+        response = game.post("check", body)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    assert check(action="play 3") == {"legal": True, "error": None}
+    assert check(action="play 34")["error"]["code"] == "not_a_pair"
+    refused = check(action="play 44")
+    assert refused["legal"] is False and refused["error"]["code"] == "not_in_hand"
+    ids = game.obs["hand_ids"]
+    assert check(action="play 3", cards=[ids[0]])["legal"] is True
+    assert check(action="play 4", cards=[ids[0]])["error"]["code"] == "cards_mismatch"
+    assert game.refresh()["version"] == version  # nothing was applied
+    assert game.act("play 3").status_code == 200  # the same action is then accepted
+    # bad requests are still refused as such
+    assert game.post("check", {"action": "play 3", "extra": 1}).status_code == 422
+    assert client.post(f"/api/games/{game.id}/check", json={"action": "pass"}).status_code == 401

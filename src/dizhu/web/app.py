@@ -28,8 +28,9 @@ from .errors import UI_ROUTE, ApiError, allowed_methods, install_handlers
 from .logs import log_failure
 from .middleware import BodyLimit, HeadAsGet, SafetyNet, SecurityHeaders
 from .ratelimit import TokenBuckets
-from .schemas import Act, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds, Settings as SettingsBody
-from .schemas import RoundsQuery, Step, View, ViewQuery
+from .schemas import Act, Check, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds
+from .schemas import RoundsQuery, Step, Verdict, View, ViewQuery
+from .schemas import Settings as SettingsBody
 from .service import GameService, Reply
 from .settings import Settings
 from .sqlite_store import SQLiteStore
@@ -204,6 +205,17 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
     ) -> Response:
         """The human acts; then the computers act until the human must act again or the round ends."""
         return _reply(await service(request).act(game_id, _token(credentials), body, client))
+
+    @app.post("/api/games/{game_id}/check", response_model=Verdict, tags=["play"],
+              responses=_errors(400, 401, 403, 404, 413, 422))
+    async def check(
+        request: Request,
+        game_id: str,
+        body: Check,
+        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
+    ) -> Response:
+        """Whether an action would be accepted now, and if not why (the engine's reason); applies nothing."""
+        return _reply(await service(request).check(game_id, _token(credentials), body))
 
     @app.post("/api/games/{game_id}/hint", response_model=Hint, tags=["play"],
               responses=_errors(400, 401, 403, 404, 413, 422, 429))

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
 
 __all__ = [
-    "VARIANTS", "LEVELS", "LANGUAGES", "CreateGame", "Act", "Step", "HintRequest", "Settings", "ViewQuery",
+    "VARIANTS", "LEVELS", "LANGUAGES", "CreateGame", "Act", "Check", "Verdict", "Step", "HintRequest", "Settings", "ViewQuery",
     "View", "Created", "Hint", "Rounds", "ErrorBody", "Health",
 ]
 
@@ -89,6 +89,22 @@ class Act(Step):
     cards: Optional[list[CardId]] = Field(
         default=None, max_length=20,
         description="Exactly which cards to play (ids 0-53); they must match the action's ranks.")
+
+
+class Check(_Strict):
+    """An action to judge without applying it."""
+
+    action: StrictStr = Field(min_length=1, max_length=80,
+                              description='"play 33344455", "pass", "bid 2", "call" or "rob".')
+    cards: Optional[list[CardId]] = Field(
+        default=None, max_length=20,
+        description="Exactly which cards would be played (ids 0-53); they must match the action's ranks.")
+
+
+class Verdict(BaseModel):
+    legal: bool = Field(description="Whether the action would be accepted now.")
+    error: Optional["ErrorDetail"] = Field(
+        default=None, description="Why not: the same code, message and params `/act` would answer.")
 
 
 class HintRequest(_Strict):
@@ -259,3 +275,6 @@ class ErrorBody(BaseModel):
 
 class Health(BaseModel):
     status: Literal["ok"]
+
+
+Verdict.model_rebuild()

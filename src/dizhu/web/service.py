@@ -40,7 +40,7 @@ from .errors import ApiError, engine_error, json_bytes
 from .logs import log_failure
 from .pacing import PACES
 from .ratelimit import TokenBuckets
-from .schemas import ROUNDS_PAGE, Act, CreateGame, Step
+from .schemas import ROUNDS_PAGE, Act, Check, CreateGame, Step
 from .settings import Settings
 from .store import AsyncStore, GameRecord, RequestEntry
 from .views import HUMAN, Snapshot, render, snapshot
@@ -336,6 +336,22 @@ class GameService:
         suggestion = await self._suggestion(session, record, observation, client, limited=True)
         return Reply(json_bytes({"action": suggestion["action"], "cards": list(suggestion["cards"]),
                                  "reason": suggestion["reason"]}))
+
+    async def check(self, game_id: str, token: str | None, request: Check) -> Reply:
+        """Judge the human's action on the committed position without applying it: the
+        engine's own verdict, so the page can explain a refusal without a 4xx answer."""
+        record, _ = await self._open(game_id, token)
+        match = _load_match(record.state)  # a private copy: nothing here touches the live game
+        act = Act(action=request.action, cards=request.cards, version=record.version, request_id="check")
+        try:
+            match.apply(HUMAN, _human_action(act, record.variant))
+        except DizhuError as exc:
+            return Reply(json_bytes({"legal": False, "error": engine_error(exc).body()["error"]}))
+        except ApiError as exc:
+            if exc.status != 422:
+                raise
+            return Reply(json_bytes({"legal": False, "error": exc.body()["error"]}))
+        return Reply(json_bytes({"legal": True, "error": None}))
 
     async def _suggestion(self, session: _Session, record: GameRecord, observation: dict[str, Any],
                           client: str, *, limited: bool) -> dict[str, Any]:
