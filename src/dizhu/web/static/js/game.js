@@ -17,6 +17,11 @@ import { setting, setSetting } from './storage.js';
 import { t } from './i18n.js';
 import { $, h } from './dom.js';
 
+// How long the landlord's news stays before a computer landlord leads (on
+// top of the usual thinking pause): long enough to read who it is and to see
+// the bottom cards. Not an animation, so reduced motion keeps it.
+const LANDLORD_HOLD = 1500;
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Put a sentence in the visually hidden live region. */
@@ -146,11 +151,12 @@ export class Game {
     let replaced = false;
     try {
       // A thrown-in deal (everyone passed) is skipped: its hands are gone.
+      // (the fold's `redealt` says so on the table until somebody bids).
       const deal = lastDealIndex(this.events);
       if (deal > this.shown) {
         this.shown = deal;
         this.ds = foldEvents(this.variant, this.events, deal);
-        this.message = { kind: 'info', parts: [t('status.redeal')] };
+        announce(t('status.redeal'));
       }
       while (this.shown < this.events.length) {
         const ev = this.events[this.shown];
@@ -173,6 +179,15 @@ export class Game {
         this.render();
         // Screen readers hear what the others do (the table itself is visual).
         if (ev.type !== 'deal' && !(isDecision(ev) && ev.seat === 0)) announce(describeEvent(ev, { called }));
+        // The landlord is decided: leave the deciding bid, the name and the
+        // bottom cards in view before the computers go on.
+        if (ev.type === 'landlord' && this.shown < this.events.length) {
+          await sleep(LANDLORD_HOLD + Number(setting('speed')));
+          if (generation !== this.generation) {
+            replaced = true;
+            break;
+          }
+        }
       }
     } finally {
       this.animating = false;

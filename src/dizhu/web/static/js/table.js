@@ -136,6 +136,32 @@ function meBar(ds, view, handCount) {
   $('me-info').parentElement.classList.toggle('active', active);
 }
 
+/**
+ * The bidding's outcome in the middle of the table, from the landlord's
+ * decision until their first play: the winning bid, who is landlord and the
+ * bottom cards face up (the last bids stay beside their seats).
+ */
+function news(ds) {
+  const el = $('news');
+  const n = ds.news;
+  el.hidden = !n;
+  document.body.toggleAttribute('data-news', !!n);
+  if (!n) {
+    delete el.dataset.key;
+    return;
+  }
+  const key = JSON.stringify([n, language()]);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  const d = n.winning;
+  const decided = d ? `${seatName(d.seat)}: ${actionLabel(d.action, { phase: 'bidding', called: d.called })}` : null;
+  replace(el,
+    decided ? h('p', { class: 'news-bid', text: decided }) : null,
+    h('p', { class: 'news-who' }, h('b', { text: n.seat === 0 ? t('news.landlord_you') : t('news.landlord', { name: seatName(n.seat) }) })),
+    h('div', { class: 'news-bottom', role: 'img', aria: { label: t('table.bottom_shown', { cards: notationText(notationOf(n.bottomIds)) }) } },
+      n.bottomIds.map((id) => cardFace(id))));
+}
+
 /** Draw everything but the hand and the controls. */
 export function renderTable({ view, ds, thinking, handCount }) {
   const board = $('board');
@@ -146,5 +172,6 @@ export function renderTable({ view, ds, thinking, handCount }) {
   for (let seat = 0; seat < ds.players; seat += 1) zone(ds, seat);
   info(ds, view);
   bottomCards(ds);
+  news(ds);
   meBar(ds, view, handCount);
 }
