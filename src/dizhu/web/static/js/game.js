@@ -97,6 +97,18 @@ export class Game {
     return ids;
   }
 
+  /**
+   * The totals as of what the table shows: the server's already count a
+   * round whose last moves are still being revealed, which would give the
+   * result away.
+   */
+  shownTotals() {
+    const totals = this.view.totals || [];
+    const pending = this.events.slice(this.shown).find((ev) => ev.type === 'settle');
+    if (!pending) return totals;
+    return totals.map((total, seat) => total - (pending.points[seat] || 0));
+  }
+
   /** True when the table has caught up and the server waits for us. */
   myTurn() {
     return !this.busy && !this.animating && this.shown === this.events.length && this.obs.legal_actions.length > 0;
@@ -110,7 +122,7 @@ export class Game {
     if (!this.view || !this.ds) return;
     const ds = this.ds;
     const hand = this.handIds();
-    renderTable({ view: this.view, ds, thinking: this.thinking, handCount: hand.length });
+    renderTable({ view: { ...this.view, totals: this.shownTotals() }, ds, thinking: this.thinking, handCount: hand.length });
     const key = `${this.sortMode}|${[...hand].sort((a, b) => a - b).join(',')}`;
     const handEnabled = ds.phase !== 'over';
     if (key !== this.handKey || this.ui.hand.enabled !== handEnabled) {
