@@ -186,3 +186,41 @@ def test_a_finger_swiped_across_cards_selects_them_on_a_phone(make_table):
     touch("touchEnd")
     assert table.selected_ids() == ids[:4] + [ids[5]]
     assert table.page.evaluate("window.scrollX") == 0
+
+
+def active_element(table) -> str:
+    return table.page.evaluate("document.activeElement.id || document.activeElement.dataset.ctl || document.activeElement.tagName")
+
+
+def test_enter_plays_after_the_menu_sort_or_auto(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    for _ in range(60):  # to a lead of ours, where any single card is legal
+        if not table.visible("pass"):
+            break
+        with table.progressing():
+            table.play_turn()
+        assert table.wait_turn_or_over() == "playing", "the round ended before we led"
+    first = table.hand_ids()[0]
+    table.click_card(first)
+    # The menu, closed with Escape, and the card counter give the keyboard back to the hand.
+    table.page.click("#menu-btn")
+    table.wait("#menu-dialog[open]")
+    table.page.keyboard.press("Escape")
+    assert active_element(table) == "hand"
+    table.page.click("#counter-btn")
+    assert active_element(table) == "hand"
+    table.page.click("#counter-btn")
+    # So do Auto (pressed twice: on and off before it acts) and Sort.
+    table.page.select_option("[data-ctl=interval]", "3000")
+    table.page.click("[data-ctl=auto]")
+    table.page.click("[data-ctl=auto]")
+    assert active_element(table) == "hand"
+    table.page.click("[data-ctl=sort]")
+    assert active_element(table) == "hand"
+    assert table.selected_ids() == [first]
+    # Enter plays the selected card; it does not press Sort again.
+    with table.progressing():
+        table.page.keyboard.press("Enter")
+    assert first not in table.hand_ids()

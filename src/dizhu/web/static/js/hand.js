@@ -30,7 +30,10 @@ export class HandView {
     el.addEventListener('pointerup', () => this.pointerUp());
     el.addEventListener('pointercancel', () => this.pointerUp());
     el.addEventListener('keydown', (e) => this.keyDown(e));
-    el.addEventListener('focus', () => this.el.classList.add('has-focus'));
+    // The cursor shows for keyboard focus, not after a click elsewhere hands
+    // the focus back to the hand.
+    el.addEventListener('focus', () => this.el.classList.toggle('has-focus', this.el.matches(':focus-visible')));
+    el.addEventListener('keydown', () => this.el.classList.add('has-focus'), { capture: true });
     el.addEventListener('blur', () => this.el.classList.remove('has-focus'));
     // Text selection and the long-press menu would fight the drag gesture.
     el.addEventListener('contextmenu', (e) => e.preventDefault());

@@ -60,6 +60,15 @@ function confirmAction(text, yesLabel) {
   });
 }
 
+/**
+ * Give the keyboard back to the hand after a tool or a dialog of the table:
+ * Enter then plays the selected cards instead of pressing that button again.
+ */
+function focusHand() {
+  if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
+  hand.el.focus({ preventScroll: true });
+}
+
 function anyDialogOpen() {
   return [...document.querySelectorAll('dialog')].some((d) => d.open) || replay.open;
 }
@@ -228,8 +237,12 @@ function wireMenu() {
     setSetting('classicCounter', !setting('classicCounter'));
     game.render();
     hand.layout();
+    focusHand();
   });
   $('rules-btn').addEventListener('click', openRules);
+  // Closing a dialog of the table hands the keyboard back to the hand (the
+  // browser would put it on the button that opened the dialog).
+  for (const dialog of document.querySelectorAll('dialog')) dialog.addEventListener('close', focusHand);
   $('start-rules-btn').addEventListener('click', openRules);
 }
 
@@ -300,10 +313,10 @@ async function boot() {
     play: () => game.play(),
     pass: () => game.pass(),
     hint: () => game.hint(),
-    sort: () => game.cycleSort(),
+    sort: () => { game.cycleSort(); focusHand(); },
     bid: (action) => game.bid(action),
-    autoToggle: () => game.toggleAuto(),
-    interval: (ms) => game.setInterval(ms),
+    autoToggle: () => { game.toggleAuto(); focusHand(); },
+    interval: (ms) => { game.setInterval(ms); focusHand(); },
     results: () => showSettlement(),
     next: async () => {
       if (game.view.match_over) await game.newMatch();
