@@ -79,3 +79,22 @@ def test_settlement_in_each_language(make_table):
         assert table.text("#settle-title") in (words["settle.you_win"], words["settle.you_lose"])
         assert table.text("[data-ctl=another-round]") == words["settle.another_round"]
         table.shot(f"desktop-{language}-settlement")
+
+
+ICON_BUTTONS = """() => [...document.querySelectorAll('button')].map((b) => ({
+  id: b.id || b.outerHTML.slice(0, 80), text: b.textContent.trim(), svg: !!b.querySelector('svg path'),
+  label: b.getAttribute('aria-label') || '', ctl: !!b.dataset.ctl,
+}))"""
+
+
+def test_every_icon_is_drawn_and_named(make_table):
+    table = make_table(DESKTOP).open()
+    buttons = table.page.evaluate(ICON_BUTTONS)
+    # Symbols from fonts (arrows, media controls, crosses) render as empty boxes on some
+    # systems: a button either says its words or draws its icon, and names it.
+    symbols = [b for b in buttons if any(0x2190 <= ord(c) <= 0x2BFF or ord(c) >= 0x1F000 for c in b["text"])]
+    assert not symbols, symbols
+    icons = [b for b in buttons if not b["text"] and not b["ctl"]]  # action buttons get words later
+    assert len(icons) >= 8, buttons
+    for b in icons:
+        assert b["svg"] and b["label"], b

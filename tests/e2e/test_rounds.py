@@ -84,6 +84,10 @@ def test_replay_steps_through_the_round_and_replays_the_deal(make_table):
     table.page.click("#replay-next")
     assert table.text("#replay-step").startswith("2 /")
     assert table.text("#replay-caption") != first_caption
+    # The step buttons are drawn (inline SVG), not font glyphs that may be missing.
+    for button in ("#replay-first", "#replay-prev", "#replay-next", "#replay-last", "#replay-close"):
+        icon = table.page.locator(f"{button} svg path").bounding_box()
+        assert icon and icon["width"] > 8 and icon["height"] > 8, button
     table.page.click("#replay-last")
     assert table.text("#replay-caption") in ("The landlord wins.", "The farmers win.")
     table.shot("desktop-en-replay")
