@@ -44,3 +44,42 @@ def test_the_totals_change_only_once_the_last_move_is_shown(make_table):
         table.wait_turn_or_over()
         table.page.click("[data-ctl=auto]")
     raise AssertionError("a computer never went out in four rounds")
+
+
+PLAY_ON_THE_TABLE = """async () => {
+  const { foldEvents } = await import('/js/tablestate.js');
+  const { renderTable } = await import('/js/table.js');
+  const { promptParts } = await import('/js/status.js');
+  const { setVariant, describeEvent, reasonParts } = await import('/js/format.js');
+  setVariant('classic');
+  // Mei leads 3 J J J (the engine writes it 3JJJ), then 8 K K K comes up to beat.
+  const events = [
+    { type: 'deal', first: 1, hand_sizes: [17, 17, 17] },
+    { type: 'bid', seat: 1, action: 'bid 3' },
+    { type: 'landlord', seat: 1, bottom: '567', bottom_ids: [8, 12, 16], bid: 3 },
+    { type: 'play', seat: 1, play: '3JJJ', kind: 'trio_single', cards: [0, 32, 33, 34] },
+    { type: 'pass', seat: 2 },
+  ];
+  const ds = foldEvents('classic', events);
+  renderTable({ view: { level: 'normal', totals: [0, 0, 0], round_number: 1 }, ds, thinking: null, handCount: 17 });
+  const zone = document.getElementById('zone-1');
+  const words = (parts) => parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
+  return {
+    ids: [...zone.querySelectorAll('.play-row .card')].map((el) => Number(el.dataset.id)),
+    label: zone.getAttribute('aria-label'),
+    prompt: words(promptParts(ds, true, null)),
+    chips: promptParts(ds, true, null).filter((p) => typeof p !== 'string').map((p) => [...p.querySelectorAll('.chip')].map((c) => c.textContent).join(' ')),
+    caption: describeEvent(events[3]),
+    refusal: reasonParts('too_weak', { play: '8KKK', previous: '3JJJ' }).filter((p) => typeof p !== 'string').map((p) => p.getAttribute('aria-label')),
+  };
+}"""
+
+
+def test_plays_read_body_first_then_kickers(make_table):
+    table = make_table(DESKTOP).open()
+    seen = table.page.evaluate(PLAY_ON_THE_TABLE)
+    assert seen["ids"] == [32, 33, 34, 0]  # the trio, then its kicker
+    assert seen["label"].endswith("J J J 3")
+    assert "J J J 3" in seen["chips"]
+    assert seen["caption"].endswith("J J J 3")
+    assert seen["refusal"] == ["K K K 8", "J J J 3"]

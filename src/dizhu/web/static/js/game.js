@@ -11,7 +11,7 @@ import { foldEvents, applyEvent, isDecision, lastDealIndex } from './tablestate.
 import { renderTable } from './table.js';
 import { renderCounter } from './counter.js';
 import { renderStatus, promptParts } from './status.js';
-import { reasonParts, hintParts, notationChips, setVariant, describeEvent, actionLabel } from './format.js';
+import { reasonParts, hintParts, playChips, setVariant, describeEvent, actionLabel } from './format.js';
 import { SORT_MODES } from './cards.js';
 import { setting, setSetting } from './storage.js';
 import { t } from './i18n.js';
@@ -351,7 +351,7 @@ export class Game {
     this.suggested = null;
     if (hint.action.startsWith('play ')) {
       this.ui.hand.setSelection(hint.cards || [], { highlight: true });
-      this.message = { kind: 'hint', parts: [notationChips(hint.action.slice(5)), h('span', { class: 'why' }, ...reason)] };
+      this.message = { kind: 'hint', parts: [playChips(hint.action.slice(5)), h('span', { class: 'why' }, ...reason)] };
     } else {
       this.ui.hand.setSelection([]);
       this.suggested = hint.action;

@@ -5,7 +5,7 @@
 
 import { h, replace } from './dom.js';
 import { cardRow } from './cardview.js';
-import { seatName, notationChips, levelName } from './format.js';
+import { seatName, playChips, levelName } from './format.js';
 import { t } from './i18n.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
@@ -23,7 +23,7 @@ export function breakdownLines(result, variant) {
         break;
       case 'bomb':
       case 'rocket':
-        lines.push([t(`mult.${entry.source}`, { name: seatName(entry.seat) }), ' ', notationChips(entry.play), ' ×2']);
+        lines.push([t(`mult.${entry.source}`, { name: seatName(entry.seat) }), ' ', playChips(entry.play), ' ×2']);
         break;
       case 'spring':
       case 'anti_spring':

@@ -4,7 +4,7 @@
 
 import { $, h, replace } from './dom.js';
 import { t, tParts } from './i18n.js';
-import { notationChips, seatName } from './format.js';
+import { playChips, seatName } from './format.js';
 
 /**
  * Duel bidding, our turn: what the opponent just did decides the question
@@ -35,7 +35,7 @@ function basicPrompt(ds, myTurn, thinking) {
   }
   if (!ds.lastPlay) return [t('status.lead')];
   return tParts('status.beat', { play: ds.lastPlay.play, name: seatName(ds.lastPlay.seat) },
-    (name, value) => (name === 'play' ? notationChips(value) : value));
+    (name, value) => (name === 'play' ? playChips(value) : value));
 }
 
 /**

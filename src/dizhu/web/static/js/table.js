@@ -6,8 +6,8 @@
 import { $, h, replace } from './dom.js';
 import { cardFace, cardBack, cardRow } from './cardview.js';
 import { currentMultiplier } from './tablestate.js';
-import { notationOf } from './cards.js';
-import { actionLabel, kindName, levelName, seatName, notationText } from './format.js';
+import { notationOf, playOrder } from './cards.js';
+import { actionLabel, kindName, levelName, seatName, notationText, playText } from './format.js';
 import { t, language } from './i18n.js';
 
 function roleBadge(ds, seat) {
@@ -77,8 +77,8 @@ function zone(ds, seat) {
     return;
   }
   if (act.type === 'play') {
-    const label = `${seatName(seat)}: ${kindName(act.kind)} ${notationText(act.play)}`;
-    replace(el, cardRow(act.cards, 'play-row'), h('span', { class: 'kind', text: kindName(act.kind) }), reveal);
+    const label = `${seatName(seat)}: ${kindName(act.kind)} ${playText(act.play)}`;
+    replace(el, cardRow(playOrder(act.cards), 'play-row'), h('span', { class: 'kind', text: kindName(act.kind) }), reveal);
     el.setAttribute('aria-label', label);
   } else {
     const text = act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called });
