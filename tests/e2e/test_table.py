@@ -83,3 +83,35 @@ def test_plays_read_body_first_then_kickers(make_table):
     assert "J J J 3" in seen["chips"]
     assert seen["caption"].endswith("J J J 3")
     assert seen["refusal"] == ["K K K 8", "J J J 3"]
+
+
+JOKERS_SMALL = """async () => {
+  const { cardRow } = await import('/js/cardview.js');
+  const { renderCounter } = await import('/js/counter.js');
+  const row = cardRow([52, 53], 'play-row');
+  row.classList.add('zone');
+  document.body.append(row);
+  const counter = document.createElement('div');
+  renderCounter(counter, 'classic', [], []);
+  document.body.append(counter);
+  const star = (el) => {
+    const svg = [...el.querySelectorAll('svg')].find((s) => s.getBoundingClientRect().width > 0);
+    return svg ? svg.querySelector('use').getAttribute('href') : null;
+  };
+  const cards = [...row.querySelectorAll('.card')];
+  return {
+    cards: cards.map(star),
+    counter: [13, 14].map((rank) => star(counter.querySelector(`.cell[data-rank="${rank}"]`))),
+    hollow: document.querySelector('#joker-hollow path').getAttribute('fill-rule'),
+  };
+}"""
+
+
+def test_small_rows_tell_the_jokers_apart_by_shape(make_table):
+    table = make_table(DESKTOP).open()
+    seen = table.page.evaluate(JOKERS_SMALL)
+    # Small rows show no JOKER text: the star itself must differ (hollow or solid), in card
+    # rows and in the counter alike, not only its colour.
+    assert seen["cards"][0] and seen["cards"][1] and seen["cards"][0] != seen["cards"][1], seen
+    assert seen["counter"][0] != seen["counter"][1], seen
+    assert seen["hollow"] == "evenodd"
