@@ -115,3 +115,47 @@ def test_small_rows_tell_the_jokers_apart_by_shape(make_table):
     assert seen["cards"][0] and seen["cards"][1] and seen["cards"][0] != seen["cards"][1], seen
     assert seen["counter"][0] != seen["counter"][1], seen
     assert seen["hollow"] == "evenodd"
+
+
+PASS_AGAIN = """async () => {
+  const { emptyState, applyEvent } = await import('/js/tablestate.js');
+  const { renderTable } = await import('/js/table.js');
+  const { setVariant } = await import('/js/format.js');
+  setVariant('classic');
+  const ds = emptyState('classic');
+  const view = { level: 'normal', totals: [0, 0, 0], round_number: 1 };
+  const show = (ev) => { applyEvent(ds, ev); renderTable({ view, ds, thinking: null, handCount: 17 }); };
+  for (const ev of [
+    { type: 'deal', first: 1, hand_sizes: [17, 17, 17] },
+    { type: 'bid', seat: 1, action: 'bid 3' },
+    { type: 'landlord', seat: 1, bottom: '567', bottom_ids: [8, 12, 16], bid: 3 },
+    { type: 'play', seat: 1, play: '3', kind: 'single', cards: [0] },
+    { type: 'pass', seat: 2 },
+    { type: 'play', seat: 0, play: '4', kind: 'single', cards: [4] },
+  ]) show(ev);
+  const first = document.querySelector('#zone-2 .bubble');
+  first.dataset.seen = 'yes';
+  show({ type: 'play', seat: 1, play: '6', kind: 'single', cards: [13] });
+  const beforeAgain = document.querySelector('#zone-2 .bubble');
+  show({ type: 'pass', seat: 2 });  // Jun passes again in the same trick
+  const again = document.querySelector('#zone-2 .bubble');
+  return {
+    kept: beforeAgain === first,
+    redrawn: again !== first && !again.dataset.seen,
+    classes: again.className,
+    text: again.textContent,
+    animation: getComputedStyle(again).animationName,
+  };
+}"""
+
+
+def test_a_second_pass_in_the_same_trick_shows(make_table):
+    table = make_table(DESKTOP).open()
+    seen = table.page.evaluate(PASS_AGAIN)
+    assert seen["kept"]  # nothing new from Jun: the bubble stays as it was
+    assert seen["redrawn"] and "again" in seen["classes"] and seen["text"] == "Pass", seen
+    assert "again" in seen["animation"]
+    # With reduced motion the bubble does not move, but it still flashes.
+    table.page.emulate_media(reduced_motion="reduce")
+    seen = table.page.evaluate(PASS_AGAIN)
+    assert seen["animation"] == "again", seen

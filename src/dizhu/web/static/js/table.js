@@ -82,7 +82,7 @@ function zone(ds, seat) {
     el.setAttribute('aria-label', label);
   } else {
     const text = act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called });
-    replace(el, h('span', { class: `bubble ${act.type === 'pass' || act.action === 'pass' ? 'pass' : 'bid'}`, text }), reveal);
+    replace(el, h('span', { class: `bubble ${act.type === 'pass' || act.action === 'pass' ? 'pass' : 'bid'}${act.again ? ' again' : ''}`, text }), reveal);
     el.setAttribute('aria-label', `${seatName(seat)}: ${text}`);
   }
 }

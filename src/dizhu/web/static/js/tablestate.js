@@ -35,6 +35,7 @@ export function emptyState(variant) {
     news: null,
     redealt: false, // this deal follows a throw-in, and nobody has bid in it yet
     last: null, // the last event applied, for captions
+    steps: 0, // events applied
   };
 }
 
@@ -56,6 +57,7 @@ function endNews(s) {
 export function applyEvent(state, ev, { initialHands = null } = {}) {
   const s = state;
   s.last = ev;
+  s.steps += 1;
   switch (ev.type) {
     case 'deal': {
       const keep = { redeals: s.redeals };
@@ -117,7 +119,9 @@ export function applyEvent(state, ev, { initialHands = null } = {}) {
         s.seatAct = Array(s.players).fill(null);
         s.trickOver = false;
       }
-      s.seatAct[ev.seat] = { type: 'pass' };
+      // A second pass in the same trick is news too: `again` and the step
+      // number make the table draw (and pulse) it anew.
+      s.seatAct[ev.seat] = { type: 'pass', again: !!(s.seatAct[ev.seat] && s.seatAct[ev.seat].type === 'pass'), step: s.steps };
       s.toAct = next(s, ev.seat);
       break;
     case 'trick':
