@@ -159,3 +159,23 @@ def test_a_second_pass_in_the_same_trick_shows(make_table):
     table.page.emulate_media(reduced_motion="reduce")
     seen = table.page.evaluate(PASS_AGAIN)
     assert seen["animation"] == "again", seen
+
+
+def test_question_mark_opens_the_rules_once_the_round_is_over(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.page.select_option("[data-ctl=interval]", "500")
+    table.page.click("[data-ctl=auto]")
+    table.wait("#settle-dialog[open]", timeout=120_000)
+    # Over the results…
+    table.page.keyboard.press("?")
+    table.wait("#rules-dialog[open]")
+    table.page.keyboard.press("Escape")
+    table.page.wait_for_selector("#rules-dialog:not([open])", state="attached")
+    assert table.page.is_visible("#settle-dialog[open]")
+    # …and on the table behind them.
+    table.page.click("[data-ctl=view-table]")
+    table.page.keyboard.press("?")
+    table.wait("#rules-dialog[open]")
+    assert table.text("#rules-title") == translations("en")["rules.title"]

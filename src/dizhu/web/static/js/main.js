@@ -262,9 +262,15 @@ async function changeLanguage(code) {
 
 function onKey(e) {
   if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
   const target = e.target;
   if (['SELECT', 'INPUT', 'TEXTAREA'].includes(target.tagName)) return;
+  // ? opens the rules at any time on the table, over the results too.
+  if (e.key === '?' && document.body.dataset.screen === 'table' && !$('rules-dialog').open && !replay.open) {
+    e.preventDefault();
+    openRules();
+    return;
+  }
+  if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
   // Enter or Space on a focused button presses that button, as usual.
   if (target.tagName === 'BUTTON' && (e.key === 'Enter' || e.key === ' ')) return;
   const phase = game.ds ? game.ds.phase : null;
@@ -292,7 +298,6 @@ function onKey(e) {
     case 's': return act(() => game.cycleSort());
     case 'a': return act(() => game.toggleAuto());
     case 'Escape': return act(() => hand.clear());
-    case '?': return act(openRules);
     default:
   }
 }
