@@ -109,3 +109,10 @@ def test_parameters_match_across_languages(dicts):
     for key, text in dicts["en"].items():
         for language in LANGUAGES[1:]:
             assert fields(dicts[language][key]) == fields(text), f"{language} {key}"
+
+
+def test_chinese_says_wangzha_for_the_rocket(dicts):
+    # Players call the two jokers 王炸; 火箭 is a translation of the English word.
+    for language in ("zh-Hans", "zh-Hant"):
+        assert dicts[language]["kind.rocket"] == "王炸"
+        assert not [key for key, text in dicts[language].items() if "火箭" in text], language

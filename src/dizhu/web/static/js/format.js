@@ -111,6 +111,14 @@ function renderParam(name, value) {
       return notationChips(value === '10' ? 'T' : value);
     case 'action':
       return actionLabel(value, { phase: 'bidding' });
+    // Counts that carry their noun, so that each language can make it agree
+    // with the number (plural rules): "1 high card", "3 plays".
+    case 'plays':
+      return t('count.plays', { n: value });
+    case 'controls':
+      return t('count.high_cards', { n: value });
+    case 'handicap':
+      return t('count.cards', { n: value });
     default:
       return String(value);
   }
