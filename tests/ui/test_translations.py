@@ -9,6 +9,7 @@ key the UI's code and markup name; and that each translation uses only the
 from __future__ import annotations
 
 import json
+import os
 import re
 import string
 from pathlib import Path
@@ -116,3 +117,36 @@ def test_chinese_says_wangzha_for_the_rocket(dicts):
     for language in ("zh-Hans", "zh-Hant"):
         assert dicts[language]["kind.rocket"] == "王炸"
         assert not [key for key, text in dicts[language].items() if "火箭" in text], language
+
+
+SEEDS = Path(os.environ.get("DIZHU_SEEDS", "/work/shared/seeds"))
+NAMES = {"FighttheLandlord"}  # the game's name is shared by design
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _longest_shared_run(text: str, source: str) -> str:
+    text = _squash(re.sub(r"\{\w+\}", "\0", text))
+    best = ""
+    for i in range(len(text)):
+        size = len(best) + 1
+        while i + size <= len(text) and text[i:i + size] in source:
+            best = text[i:i + size]
+            size += 1
+    return best
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the source documents are not on this machine")
+def test_texts_are_in_the_projects_own_words(dicts):
+    # The site's texts say the rules in their own sentences: no run of 15 characters or more
+    # (spaces aside) taken over from the documents the project was made from.
+    source = _squash("\n".join(p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt"))))
+    copied = {}
+    for language, words in dicts.items():
+        for key, text in words.items():
+            run = _longest_shared_run(text, source)
+            if len(run) >= 15 and run not in NAMES:
+                copied[f"{language} {key}"] = run
+    assert not copied, copied
