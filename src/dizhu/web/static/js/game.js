@@ -13,6 +13,7 @@ import { renderCounter } from './counter.js';
 import { renderStatus, promptParts } from './status.js';
 import { reasonParts, hintParts, playChips, setVariant, describeEvent, actionLabel } from './format.js';
 import { SORT_MODES } from './cards.js';
+import { countsOf, countsText, refusal } from './judge.js';
 import { setting, setSetting } from './storage.js';
 import { t } from './i18n.js';
 import { $, h } from './dom.js';
@@ -313,9 +314,20 @@ export class Game {
       this.render();
       return;
     }
+    const action = `play ${countsText(countsOf(cards))}`;
+    if (!this.obs.legal_actions.includes(action)) {
+      // Not among the plays the server offers: say why here. A refusal is an
+      // expected answer, not an error worth a request (the server would
+      // answer it with a 422, which the console reports as a failure).
+      const why = refusal(cards, this.ds.lastPlay ? this.ds.lastPlay.play : null);
+      if (why) {
+        this.message = { kind: 'error', parts: reasonParts(why.code, why.params || {}) };
+        this.render();
+        return;
+      }
+    }
     this.clearTransient();
-    const ranks = cards.map((id) => (id < 52 ? '3456789TJQKA2'[id >> 2] : id === 52 ? 'B' : 'R'));
-    const ok = await this.send((o) => this.api.act(`play ${ranks.join('')}`, cards, o));
+    const ok = await this.send((o) => this.api.act(action, cards, o));
     // Accepted: the cards left the hand. Refused: they stay selected.
     if (ok) this.ui.hand.clear();
   }
