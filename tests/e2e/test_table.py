@@ -179,3 +179,25 @@ def test_question_mark_opens_the_rules_once_the_round_is_over(make_table):
     table.page.keyboard.press("?")
     table.wait("#rules-dialog[open]")
     assert table.text("#rules-title") == translations("en")["rules.title"]
+
+
+def test_the_round_shown_is_the_round_of_this_match(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    assert "Round 1" in table.text("#info")
+    # Dealing again throws the round in: it was never played, so it does not count.
+    with table.progressing():
+        table.new_game_from_menu()
+    table.wait_turn_or_over()
+    assert "Round 1" in table.text("#info")
+    # A new match starts from its own first round.
+    with table.progressing():
+        table.page.click("#menu-btn")
+        table.page.click("#menu-new-match")
+        table.page.click("#confirm-yes")
+    table.wait("body[data-progress^='3:']")
+    assert "Round 1" in table.text("#info")
+    table.page.click("#menu-btn")
+    table.page.click("#menu-home")
+    assert "Round 1" in table.text("#continue-info")

@@ -89,7 +89,7 @@ function refreshStart() {
   if (saved) {
     const info = [t(`variant.${saved.variant}`), levelName(saved.level)];
     if (game.view && game.view.game_id === saved.gameId) {
-      info.push(t('table.round', { n: game.view.round_number }));
+      info.push(t('table.round', { n: game.view.match_round ?? game.view.round_number }));
     }
     $('continue-info').textContent = info.join(' · ');
   }

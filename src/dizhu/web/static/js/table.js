@@ -103,7 +103,9 @@ export function multiplierParts(ds) {
 
 function info(ds, view) {
   const mult = currentMultiplier(ds);
-  const items = [h('span', { class: 'round', text: t('table.round', { n: view.round_number }) })];
+  // The round of this match (round_number keeps counting across matches and
+  // abandoned deals: it names a round, it does not count them for the player).
+  const items = [h('span', { class: 'round', text: t('table.round', { n: view.match_round ?? view.round_number }) })];
   if (ds.variant === 'duel') items.push(h('span', { class: 'handicap', text: t('table.handicap', { n: ds.robs }) }));
   const why = multiplierParts(ds).join(' · ');
   replace($('info'),
