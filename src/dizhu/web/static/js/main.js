@@ -99,12 +99,41 @@ function refreshStart() {
   $('start-language').value = language();
 }
 
-async function startNewGame({ variant, level, dealCode = null }) {
+/** Is there a match worth keeping: a round being played, or points not yet settled by a match's end? */
+function matchInProgress() {
   const saved = savedGame();
-  if (saved && !dealCode) {
-    // Leaving a game behind: ask when a round is actually in progress.
-    const inProgress = !game.view || game.view.game_id !== saved.gameId || game.roundInProgress();
-    if (inProgress && !(await confirmAction(t('confirm.abandon'), t('confirm.abandon_yes')))) return;
+  if (!saved) return false;
+  if (!game.view || game.view.game_id !== saved.gameId) return true; // not loaded: assume so
+  return game.roundInProgress() || (!game.view.match_over && game.view.totals.some((n) => n !== 0));
+}
+
+// Deal codes as the server makes them (docs/API.md): the variant, a dash, the code.
+const DEAL_CODE = /^(classic|duel)-[A-Za-z0-9._:-]{1,128}$/;
+
+/** A deal code from what was typed or pasted (a code, or a link ending in #deal=<code>); null if none. */
+export function readDealCode(text) {
+  let code = String(text || '').trim();
+  const at = code.indexOf('#deal=');
+  if (at >= 0) code = code.slice(at + 6);
+  try {
+    code = decodeURIComponent(code);
+  } catch {
+    return null;
+  }
+  const match = DEAL_CODE.exec(code);
+  return match ? { code, variant: match[1] } : null;
+}
+
+/** The link that opens a deal on this site. */
+export function dealLink(code) {
+  return `${location.origin}${location.pathname}#deal=${encodeURIComponent(code)}`;
+}
+
+async function startNewGame({ variant, level, dealCode = null }) {
+  // Leaving a match behind (its round or its points): ask first.
+  if (matchInProgress()) {
+    const [question, yes] = dealCode ? ['confirm.replay_deal', 'confirm.replay_deal_yes'] : ['confirm.abandon', 'confirm.abandon_yes'];
+    if (!(await confirmAction(t(question), t(yes)))) return false;
   }
   $('start-error').textContent = '';
   try {
@@ -113,13 +142,35 @@ async function startNewGame({ variant, level, dealCode = null }) {
     closeDialogs();
     showScreen('table');
     await game.begin(api, view, { animate: true });
+    return true;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const text = reasonParts(err.code, err.params).map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
     $('start-error').textContent = text;
     showScreen('start');
     toast(text);
+    return false;
   }
+}
+
+/** Play the deal `code` (typed, pasted or from a #deal= link) at `level`. */
+async function playDeal(text, level = setting('level')) {
+  const deal = readDealCode(text);
+  if (!deal) {
+    $('deal-input').setAttribute('aria-invalid', 'true');
+    $('start-error').textContent = t('start.bad_code');
+    return false;
+  }
+  $('deal-input').removeAttribute('aria-invalid');
+  return startNewGame({ variant: deal.variant, level, dealCode: deal.code });
+}
+
+/** Opened with …/#deal=<code>: offer that deal (after asking, if a match is in progress). */
+async function openDealLink() {
+  if (!location.hash.startsWith('#deal=')) return false;
+  const text = location.hash;
+  history.replaceState(null, '', `${location.pathname}${location.search}`);
+  return playDeal(text);
 }
 
 /** Resume the saved game; false when there is none the server still knows. */
@@ -183,13 +234,25 @@ function showSettlement() {
       },
       replayDeal: async (level) => {
         dialog.close();
-        await startNewGame({ variant: game.variant, level, dealCode: result.deal_code });
+        if (!(await startNewGame({ variant: game.variant, level, dealCode: result.deal_code }))) showSettlement();
       },
+      copy: (text) => copyText(text),
+      link: dealLink,
     },
   });
   if (!dialog.open) dialog.showModal();
   const primary = dialog.querySelector('.btn.primary') || dialog.querySelector('.btn');
   if (primary) primary.focus();
+}
+
+/** Copy `text` to the clipboard; resolves true when it worked. */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false; // no clipboard here (an insecure page, a refusal): the text stays selectable
+  }
 }
 
 // ---- menu
@@ -360,6 +423,11 @@ async function boot() {
     setSetting('level', level);
     startNewGame({ variant, level });
   });
+  $('deal-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    playDeal($('deal-input').value, $('start-form').elements.level.value);
+  });
+  window.addEventListener('hashchange', () => { openDealLink(); });
   $('continue-btn').addEventListener('click', async () => {
     const saved = savedGame();
     if (game.view && saved && game.view.game_id === saved.gameId) {
@@ -388,8 +456,10 @@ async function boot() {
   });
 
   document.body.classList.remove('loading');
-  if (!(await resume())) showScreen('start');
+  const resumed = await resume();
+  if (!resumed) showScreen('start');
   document.body.dataset.ready = 'true';
+  await openDealLink();
 }
 
 boot();
