@@ -101,3 +101,42 @@ def test_landscape_and_desktop_layouts_fit(make_table):
         assert_no_scrolling(table)
         assert_regions_apart(table)
         table.shot(f"{name}-en-20-cards")
+
+
+PHONE_LANDSCAPE_WIDE = {"width": 844, "height": 390}
+
+
+def box(table, selector: str) -> dict:
+    return table.page.locator(selector).first.bounding_box()
+
+
+def test_phone_landscape_top_bar_results_and_duel_bubbles(make_table):
+    table = make_table(PHONE_LANDSCAPE_WIDE).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    # One top bar: the tools' band reaches the menu's band, same height, no notch between.
+    top, tools = box(table, ".topbar"), box(table, "#tools")
+    assert abs(top["y"] - tools["y"]) < 1 and abs(top["height"] - tools["height"]) < 1, (top, tools)
+    assert tools["x"] <= top["x"] + top["width"] + 1, (top, tools)
+    table.shot("phone-landscape-844-top-bar")
+    # The results open at their headline.
+    table.page.select_option("[data-ctl=interval]", "500")
+    table.page.click("[data-ctl=auto]")
+    table.wait("#settle-dialog[open]", timeout=120_000)
+    assert table.page.eval_on_selector("#settle-dialog", "d => d.scrollTop") == 0
+    head, sheet = box(table, "#settle-title"), box(table, "#settle-dialog")
+    assert head["y"] >= sheet["y"] and head["y"] + head["height"] <= 390, (head, sheet)
+    table.shot("phone-landscape-844-settlement")
+
+    duel = make_table(PHONE_LANDSCAPE_WIDE).open()
+    duel.start("duel", "normal")
+    for _ in range(10):  # until the opponent has said something
+        if duel.page.locator("#zone-1 .bubble").count():
+            break
+        duel.wait_turn_or_over()
+        with duel.progressing():
+            duel.bid_quickly("duel")
+    bubble, panel = box(duel, "#zone-1 .bubble"), box(duel, "#seat-1")
+    # Beside the panel, not adrift in the middle of the table.
+    assert 0 <= bubble["x"] - (panel["x"] + panel["width"]) <= 40, (bubble, panel)
+    duel.shot("phone-landscape-844-duel")

@@ -241,8 +241,10 @@ function showSettlement() {
     },
   });
   if (!dialog.open) dialog.showModal();
+  // Open at the headline: focusing the button must not scroll a short screen down to it.
   const primary = dialog.querySelector('.btn.primary') || dialog.querySelector('.btn');
-  if (primary) primary.focus();
+  if (primary) primary.focus({ preventScroll: true });
+  dialog.scrollTop = 0;
 }
 
 /** Copy `text` to the clipboard; resolves true when it worked. */
