@@ -140,3 +140,44 @@ def test_phone_landscape_top_bar_results_and_duel_bubbles(make_table):
     # Beside the panel, not adrift in the middle of the table.
     assert 0 <= bubble["x"] - (panel["x"] + panel["width"]) <= 40, (bubble, panel)
     duel.shot("phone-landscape-844-duel")
+
+
+PHONE_PORTRAIT_TALL = {"width": 390, "height": 844}
+
+HAND_ROWS = """() => {
+  const cards = [...document.querySelectorAll('#hand .hcard')];
+  const tops = [...new Set(cards.map((c) => c.style.top))];
+  const rows = tops.map((top) => cards.filter((c) => c.style.top === top));
+  const upper = rows[0].map((c) => c.querySelector('.idx').getBoundingClientRect().bottom);
+  const lower = rows[rows.length - 1].map((c) => c.getBoundingClientRect().top);
+  return { rows: rows.length, lowerIds: rows[rows.length - 1].map((c) => c.dataset.id),
+           indexBottom: Math.max(...upper), lowerTop: Math.min(...lower) };
+}"""
+
+
+def test_phone_portrait_rows_apart_buttons_still_and_your_turn_shown(make_table):
+    table = make_table(PHONE_PORTRAIT_TALL).open()
+    table.start("classic", "normal")
+    become_landlord(table)
+    seen = table.page.evaluate(HAND_ROWS)
+    assert seen["rows"] == 2
+    # Pick every card of the lower row: raised, they still leave the upper row's corners clear.
+    for card in seen["lowerIds"]:
+        table.click_card(int(card))
+    table.page.wait_for_timeout(300)  # the cards' lift transition
+    seen = table.page.evaluate(HAND_ROWS)
+    assert seen["lowerTop"] >= seen["indexBottom"], seen
+    # "Your turn" is said in your bar, narrow screen or not.
+    assert table.page.is_visible("#me-info .turn")
+    # The others' plays are drawn at a readable size on a tall phone.
+    assert table.page.eval_on_selector("#zone-1", "el => getComputedStyle(el).getPropertyValue('--cw').trim()") == "44px"
+    table.shot("phone-portrait-390-rows")
+    # When the hand shrinks to one row, Play does not move.
+    play = table.page.locator("[data-ctl=play]").bounding_box()
+    table.page.evaluate("""() => new Promise((done) => {
+      [...document.querySelectorAll('#hand .hcard')].slice(8).forEach((c) => c.remove());
+      window.dispatchEvent(new Event('resize'));
+      requestAnimationFrame(() => requestAnimationFrame(done));
+    })""")
+    assert table.page.evaluate(HAND_ROWS)["rows"] == 1
+    assert table.page.locator("[data-ctl=play]").bounding_box() == play
