@@ -112,11 +112,15 @@ def test_parameters_match_across_languages(dicts):
             assert fields(dicts[language][key]) == fields(text), f"{language} {key}"
 
 
-def test_chinese_says_wangzha_for_the_rocket(dicts):
-    # Players call the two jokers 王炸; 火箭 is a translation of the English word.
-    for language in ("zh-Hans", "zh-Hant"):
+def test_kinds_are_named_as_players_say_them(dicts):
+    # Chinese players call the two jokers 王炸 (火箭 translates the English word) and a trio with
+    # a pair 三带二; Japanese players say 3枚組, not the poker term スリーカード.
+    for language, trio_pair in (("zh-Hans", "三带二"), ("zh-Hant", "三帶二")):
         assert dicts[language]["kind.rocket"] == "王炸"
+        assert dicts[language]["kind.trio_pair"] == trio_pair
         assert not [key for key, text in dicts[language].items() if "火箭" in text], language
+    assert dicts["ja"]["kind.trio"] == "3枚組"
+    assert not [key for key, text in dicts["ja"].items() if "スリーカード" in text]
 
 
 SEEDS = Path(os.environ.get("DIZHU_SEEDS", "/work/shared/seeds"))
