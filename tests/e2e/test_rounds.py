@@ -113,7 +113,7 @@ def test_replay_steps_through_the_round_and_replays_the_deal(make_table):
     table.page.click("#confirm-no")
     table.wait("#settle-dialog[open]")  # back on the results, same game
     assert table.page.evaluate("JSON.parse(localStorage.getItem('dizhu.game')).gameId") == game_id
-    table.page.select_option("#settle-body .replay-level", "intermediate")
+    assert table.page.eval_on_selector("#settle-body .replay-level", "s => s.value") == "intermediate"  # kept
     table.page.click("[data-ctl=replay-deal]")
     table.page.click("#confirm-yes")
     table.wait("#seat-1:has-text('Intermediate')")

@@ -19,6 +19,7 @@ let game;
 let hand;
 let controls;
 let replay;
+let replayLevel = null; // the level chosen for replaying a deal, while the results stay open
 
 // ---- screens, dialogs, toasts
 
@@ -218,6 +219,7 @@ function showSettlement() {
   renderSettlement($('settle-body'), {
     view: game.view,
     result,
+    replayLevel,
     handlers: {
       replay: () => {
         dialog.close();
@@ -234,7 +236,9 @@ function showSettlement() {
       },
       replayDeal: async (level) => {
         dialog.close();
+        replayLevel = level; // kept if the player thinks better of it
         if (!(await startNewGame({ variant: game.variant, level, dealCode: result.deal_code }))) showSettlement();
+        else replayLevel = null;
       },
       copy: (text) => copyText(text),
       link: dealLink,

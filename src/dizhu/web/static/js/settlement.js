@@ -42,7 +42,7 @@ export function breakdownLines(result, variant) {
  * Fill `body`. handlers: replay(), close(), anotherRound(), newMatch(),
  * replayDeal(level).
  */
-export function renderSettlement(body, { view, result, handlers }) {
+export function renderSettlement(body, { view, result, handlers, replayLevel = null }) {
   const variant = view.variant;
   const mine = result.points[0];
   const players = result.points.length;
@@ -66,7 +66,7 @@ export function renderSettlement(body, { view, result, handlers }) {
   }
   const winners = (view.winners || []).map(seatName).join(t('settle.and'));
   const levelSelect = h('select', { class: 'replay-level', aria: { label: t('settle.replay_level') } },
-    ['normal', 'intermediate', 'super-hard'].map((level) => h('option', { value: level, text: levelName(level), selected: level === view.level })));
+    ['normal', 'intermediate', 'super-hard'].map((level) => h('option', { value: level, text: levelName(level), selected: level === (replayLevel || view.level) })));
   replace(body,
     h('header', { class: `settle-head ${mine > 0 ? 'win' : 'lose'}` },
       h('h2', { id: 'settle-title', text: headline }),
