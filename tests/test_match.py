@@ -1,5 +1,7 @@
 """Matches: totals, the 30-point end, co-winners, abandon, reset."""
 
+import json
+
 import pytest
 
 from dizhu import IllegalAction, Match, Round
@@ -110,3 +112,17 @@ def test_match_json_round_trip_mid_round():
     assert again.totals == m.totals and again.finished == m.finished
     assert again.round.to_json() == m.round.to_json()
     assert again.round_number == m.round_number
+
+
+def test_match_round_counts_the_rounds_of_this_match_only():
+    m = Match("classic", seed="rounds")
+    m.new_game()  # abandoned: scores nothing, and is not a round of the match
+    assert (m.match_round, m.round_number) == (1, 2)
+    m.new_match()
+    assert (m.match_round, m.round_number) == (1, 3)
+    again = Match.from_json(m.to_json())
+    assert (again.match_round, again.round_number) == (1, 3)
+    # A match saved before match_start was kept reads as one that began with the game.
+    data = json.loads(m.to_json())
+    del data["match_start"]
+    assert Match.from_json(json.dumps(data)).match_round == 3

@@ -186,3 +186,129 @@ def test_a_finger_swiped_across_cards_selects_them_on_a_phone(make_table):
     touch("touchEnd")
     assert table.selected_ids() == ids[:4] + [ids[5]]
     assert table.page.evaluate("window.scrollX") == 0
+
+
+def active_element(table) -> str:
+    return table.page.evaluate("document.activeElement.id || document.activeElement.dataset.ctl || document.activeElement.tagName")
+
+
+def test_enter_plays_after_the_menu_sort_or_auto(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    for _ in range(200):  # to a lead of ours, where any single card is legal
+        if not table.visible("pass"):
+            break
+        with table.progressing():
+            table.play_turn()
+        if table.wait_turn_or_over() == "over":  # the round ended before we led: another one
+            table.wait("#settle-dialog[open]")
+            table.another_round()
+            table.to_my_play_turn()
+    first = table.hand_ids()[0]
+    table.click_card(first)
+    # The menu, closed with Escape, and the card counter give the keyboard back to the hand.
+    table.page.click("#menu-btn")
+    table.wait("#menu-dialog[open]")
+    table.page.keyboard.press("Escape")
+    assert active_element(table) == "hand"
+    table.page.click("#counter-btn")
+    assert active_element(table) == "hand"
+    table.page.click("#counter-btn")
+    # So do Auto (pressed twice: on and off before it acts) and Sort.
+    table.page.select_option("[data-ctl=interval]", "3000")
+    table.page.click("[data-ctl=auto]")
+    table.page.click("[data-ctl=auto]")
+    assert active_element(table) == "hand"
+    table.page.click("[data-ctl=sort]")
+    assert active_element(table) == "hand"
+    assert table.selected_ids() == [first]
+    # Enter plays the selected card; it does not press Sort again.
+    with table.progressing():
+        table.page.keyboard.press("Enter")
+    assert first not in table.hand_ids()
+
+
+JUDGE = """async (cases) => {
+  const { readCounts, whyNoPlay, beats } = await import('/js/judge.js');
+  return cases.map(([counts, previous]) => {
+    const play = readCounts(counts);
+    if (!play) return ['no', whyNoPlay(counts).code];
+    if (!previous) return ['play', play.kind];
+    return ['play', play.kind, beats(play, readCounts(previous))];
+  });
+}"""
+
+
+def test_the_page_reads_cards_as_the_engine_does(make_table):
+    import random
+
+    import dizhu
+    from dizhu.combos import combo_from_counts
+
+    rng = random.Random(12)
+    deck = [rank for rank in range(13) for _ in range(4)] + [13, 14]
+    cases, expected = [], []
+    while len(cases) < 1500:
+        counts = [0] * 15
+        for rank in rng.sample(deck, rng.choice([1, 2, 2, 3, 4, 4, 5, 6, 6, 7, 8, 8, 9, 10, 12, 15])):
+            counts[rank] += 1
+        previous = None
+        try:
+            play = combo_from_counts(counts)
+        except dizhu.InvalidPlay as refusal:
+            cases.append([counts, None])
+            expected.append(["no", refusal.reason])
+            continue
+        other = [0] * 15
+        for rank in rng.sample(deck, play.size if rng.random() < 0.7 else rng.choice([1, 2, 4])):
+            other[rank] += 1
+        try:
+            previous = combo_from_counts(other)
+        except dizhu.InvalidPlay:
+            previous = None
+        cases.append([counts, list(previous.counts) if previous else None])
+        expected.append(["play", play.kind.value] + ([dizhu.beats(play, previous)] if previous else []))
+    # And real plays from random hands against each other: every kind, beaten or not.
+    symbols = "3456789TJQKA2BR"
+    while len(cases) < 2500:
+        hands = ["".join(symbols[r] for r in sorted(rng.sample(deck, 17))) for _ in range(2)]
+        def pick(hand):  # a kind first, then a play of it: simple kinds are not drowned out
+            moves = dizhu.legal_moves(hand)
+            kind = rng.choice(sorted({m.kind.value for m in moves}))
+            return rng.choice([m for m in moves if m.kind.value == kind])
+
+        mine, theirs = pick(hands[0]), pick(hands[1])
+        same = [m for m in dizhu.legal_moves(hands[1]) if m.kind is mine.kind and m.size == mine.size]
+        if same and rng.random() < 0.6:
+            theirs = rng.choice(same)
+        cases.append([list(mine.counts), list(theirs.counts)])
+        expected.append(["play", mine.kind.value, dizhu.beats(mine, theirs)])
+    table = make_table(DESKTOP).open()
+    seen = table.page.evaluate(JUDGE, cases)
+    wrong = [(c, e, s) for c, e, s in zip(cases, expected, seen) if e != s]
+    assert not wrong, wrong[:5]
+    assert len({e[1] for e in expected if e[0] == "play"}) == 14  # every kind of play
+    assert sum(1 for e in expected if e[0] == "no") > 800 and sum(1 for e in expected if e[-1] is True) > 200
+
+
+def test_a_refused_play_is_explained_without_a_failed_request(make_table):
+    table = make_table(DESKTOP).open()
+    en = translations("en")
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    acts = []
+    table.page.on("request", lambda r: acts.append(r.url) if r.url.endswith("/act") else None)
+    pair = unrelated_pair(table)
+    for card in pair:
+        table.click_card(card)
+    table.page.click("[data-ctl=play]")
+    table.wait("#status.error")
+    assert table.text("#status") == en["reason.not_a_pair"]
+    assert acts == []  # nothing was sent: the console has no "422" (the fixture checks it)
+    assert sorted(table.selected_ids()) == sorted(pair)
+    # A play the page accepts still goes to the server, which has the last word.
+    table.page.keyboard.press("Escape")
+    with table.progressing():
+        table.play_turn()
+    assert len(acts) == 1

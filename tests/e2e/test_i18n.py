@@ -79,3 +79,49 @@ def test_settlement_in_each_language(make_table):
         assert table.text("#settle-title") in (words["settle.you_win"], words["settle.you_lose"])
         assert table.text("[data-ctl=another-round]") == words["settle.another_round"]
         table.shot(f"desktop-{language}-settlement")
+
+
+ICON_BUTTONS = """() => [...document.querySelectorAll('button')].map((b) => ({
+  id: b.id || b.outerHTML.slice(0, 80), text: b.textContent.trim(), svg: !!b.querySelector('svg path'),
+  label: b.getAttribute('aria-label') || '', ctl: !!b.dataset.ctl,
+}))"""
+
+
+def test_every_icon_is_drawn_and_named(make_table):
+    table = make_table(DESKTOP).open()
+    buttons = table.page.evaluate(ICON_BUTTONS)
+    # Symbols from fonts (arrows, media controls, crosses) render as empty boxes on some
+    # systems: a button either says its words or draws its icon, and names it.
+    symbols = [b for b in buttons if any(0x2190 <= ord(c) <= 0x2BFF or ord(c) >= 0x1F000 for c in b["text"])]
+    assert not symbols, symbols
+    icons = [b for b in buttons if not b["text"] and not b["ctl"]]  # action buttons get words later
+    assert len(icons) >= 8, buttons
+    for b in icons:
+        assert b["svg"] and b["label"], b
+
+
+COUNTS = """async (language) => {
+  const { setLanguage, t } = await import('/js/i18n.js');
+  const { hintParts } = await import('/js/format.js');
+  await setLanguage(language);
+  const words = (parts) => parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
+  return {
+    one: words(hintParts('bid_strong', { plays: 1, controls: 1 })),
+    many: words(hintParts('bid_weak', { plays: 5, controls: 2 })),
+    rob: words(hintParts('rob_weak', { handicap: 1 })),
+    cards: [0, 1, 2].map((n) => t('table.cards_left', { n })),
+  };
+}"""
+
+
+def test_counts_agree_with_their_number(make_table):
+    table = make_table(DESKTOP).open()
+    seen = table.page.evaluate(COUNTS, "en")
+    assert seen["one"] == "A strong hand: 1 play, 1 high card."
+    assert seen["many"] == "A weak hand (5 plays, 2 high cards): better as a farmer."
+    assert seen["rob"].endswith("win at 1 card.")
+    assert seen["cards"] == ["0 cards", "1 card", "2 cards"]
+    # Languages without plural forms say the count the same way whatever the number.
+    seen = table.page.evaluate(COUNTS, "zh-Hans")
+    assert seen["one"] == "手牌很强：1 手，1 张大牌。"
+    assert seen["cards"] == ["0 张", "1 张", "2 张"]

@@ -101,3 +101,83 @@ def test_landscape_and_desktop_layouts_fit(make_table):
         assert_no_scrolling(table)
         assert_regions_apart(table)
         table.shot(f"{name}-en-20-cards")
+
+
+PHONE_LANDSCAPE_WIDE = {"width": 844, "height": 390}
+
+
+def box(table, selector: str) -> dict:
+    return table.page.locator(selector).first.bounding_box()
+
+
+def test_phone_landscape_top_bar_results_and_duel_bubbles(make_table):
+    table = make_table(PHONE_LANDSCAPE_WIDE).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    # One top bar: the tools' band reaches the menu's band, same height, no notch between.
+    top, tools = box(table, ".topbar"), box(table, "#tools")
+    assert abs(top["y"] - tools["y"]) < 1 and abs(top["height"] - tools["height"]) < 1, (top, tools)
+    assert tools["x"] <= top["x"] + top["width"] + 1, (top, tools)
+    table.shot("phone-landscape-844-top-bar")
+    # The results open at their headline.
+    table.page.select_option("[data-ctl=interval]", "500")
+    table.page.click("[data-ctl=auto]")
+    table.wait("#settle-dialog[open]", timeout=120_000)
+    assert table.page.eval_on_selector("#settle-dialog", "d => d.scrollTop") == 0
+    head, sheet = box(table, "#settle-title"), box(table, "#settle-dialog")
+    assert head["y"] >= sheet["y"] and head["y"] + head["height"] <= 390, (head, sheet)
+    table.shot("phone-landscape-844-settlement")
+
+    duel = make_table(PHONE_LANDSCAPE_WIDE).open()
+    duel.start("duel", "normal")
+    for _ in range(10):  # until the opponent has said something
+        if duel.page.locator("#zone-1 .bubble").count():
+            break
+        duel.wait_turn_or_over()
+        with duel.progressing():
+            duel.bid_quickly("duel")
+    bubble, panel = box(duel, "#zone-1 .bubble"), box(duel, "#seat-1")
+    # Beside the panel, not adrift in the middle of the table.
+    assert 0 <= bubble["x"] - (panel["x"] + panel["width"]) <= 40, (bubble, panel)
+    duel.shot("phone-landscape-844-duel")
+
+
+PHONE_PORTRAIT_TALL = {"width": 390, "height": 844}
+
+HAND_ROWS = """() => {
+  const cards = [...document.querySelectorAll('#hand .hcard')];
+  const tops = [...new Set(cards.map((c) => c.style.top))];
+  const rows = tops.map((top) => cards.filter((c) => c.style.top === top));
+  const upper = rows[0].map((c) => c.querySelector('.idx').getBoundingClientRect().bottom);
+  const lower = rows[rows.length - 1].map((c) => c.getBoundingClientRect().top);
+  return { rows: rows.length, lowerIds: rows[rows.length - 1].map((c) => c.dataset.id),
+           indexBottom: Math.max(...upper), lowerTop: Math.min(...lower) };
+}"""
+
+
+def test_phone_portrait_rows_apart_buttons_still_and_your_turn_shown(make_table):
+    table = make_table(PHONE_PORTRAIT_TALL).open()
+    table.start("classic", "normal")
+    become_landlord(table)
+    seen = table.page.evaluate(HAND_ROWS)
+    assert seen["rows"] == 2
+    # Pick every card of the lower row: raised, they still leave the upper row's corners clear.
+    for card in seen["lowerIds"]:
+        table.click_card(int(card))
+    table.page.wait_for_timeout(300)  # the cards' lift transition
+    seen = table.page.evaluate(HAND_ROWS)
+    assert seen["lowerTop"] >= seen["indexBottom"], seen
+    # "Your turn" is said in your bar, narrow screen or not.
+    assert table.page.is_visible("#me-info .turn")
+    # The others' plays are drawn at a readable size on a tall phone.
+    assert table.page.eval_on_selector("#zone-1", "el => getComputedStyle(el).getPropertyValue('--cw').trim()") == "44px"
+    table.shot("phone-portrait-390-rows")
+    # When the hand shrinks to one row, Play does not move.
+    play = table.page.locator("[data-ctl=play]").bounding_box()
+    table.page.evaluate("""() => new Promise((done) => {
+      [...document.querySelectorAll('#hand .hcard')].slice(8).forEach((c) => c.remove());
+      window.dispatchEvent(new Event('resize'));
+      requestAnimationFrame(() => requestAnimationFrame(done));
+    })""")
+    assert table.page.evaluate(HAND_ROWS)["rows"] == 1
+    assert table.page.locator("[data-ctl=play]").bounding_box() == play

@@ -84,17 +84,89 @@ def test_replay_steps_through_the_round_and_replays_the_deal(make_table):
     table.page.click("#replay-next")
     assert table.text("#replay-step").startswith("2 /")
     assert table.text("#replay-caption") != first_caption
+    # The step buttons are drawn (inline SVG), not font glyphs that may be missing.
+    for button in ("#replay-first", "#replay-prev", "#replay-next", "#replay-last", "#replay-close"):
+        icon = table.page.locator(f"{button} svg path").bounding_box()
+        assert icon and icon["width"] > 8 and icon["height"] > 8, button
     table.page.click("#replay-last")
     assert table.text("#replay-caption") in ("The landlord wins.", "The farmers win.")
     table.shot("desktop-en-replay")
     table.page.click("#replay-close")
 
-    # Replay the same deal against a harder level: the same cards come back.
+    # The code can be copied, alone or as a link that opens the deal.
+    table.page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=table.url)
     table.page.click("[data-ctl=results]")
+    table.page.click("[data-ctl=copy-code]")
+    table.wait("#settle-body .copied:has-text('Copied.')")
+    assert table.page.evaluate("navigator.clipboard.readText()") == code
+    table.page.click("[data-ctl=copy-link]")
+    table.wait("#settle-body .copied:has-text('Copied.')")
+    link = table.page.evaluate("navigator.clipboard.readText()")
+    assert link == f"{table.url}/#deal={code}"
+    assert table.page.get_attribute("#settle-body .deal-link", "href") == link
+
+    # Replay the same deal against a harder level: the match would be lost, so it asks first.
+    game_id = table.page.evaluate("JSON.parse(localStorage.getItem('dizhu.game')).gameId")
     table.page.select_option("#settle-body .replay-level", "intermediate")
     table.page.click("[data-ctl=replay-deal]")
+    table.wait("#confirm-dialog[open]")
+    table.page.click("#confirm-no")
+    table.wait("#settle-dialog[open]")  # back on the results, same game
+    assert table.page.evaluate("JSON.parse(localStorage.getItem('dizhu.game')).gameId") == game_id
+    assert table.page.eval_on_selector("#settle-body .replay-level", "s => s.value") == "intermediate"  # kept
+    table.page.click("[data-ctl=replay-deal]")
+    table.page.click("#confirm-yes")
     table.wait("#seat-1:has-text('Intermediate')")
     table.wait_turn_or_over()
     # The computers act until it is our turn: nothing of ours is played yet.
     assert sorted(table.hand_ids()) == mine
     assert code.startswith("classic-")
+
+
+def starting_hand(table) -> list[int]:
+    """The player's 17 dealt cards (the round may already be past the bidding)."""
+    return table.page.evaluate("""async () => {
+      const saved = JSON.parse(localStorage.getItem('dizhu.game'));
+      const r = await fetch(`/api/games/${saved.gameId}?since=0`, { headers: { Authorization: `Bearer ${saved.token}` } });
+      const view = await r.json();
+      const mine = view.observation.hand_ids.slice();
+      for (const ev of view.events) if (ev.type === 'play' && ev.seat === 0) mine.push(...ev.cards);
+      const landlord = view.events.find((e) => e.type === 'landlord');
+      return (landlord && landlord.seat === 0 ? mine.filter((id) => !landlord.bottom_ids.includes(id)) : mine).sort((a, b) => a - b);
+    }""")
+
+
+def test_a_deal_code_typed_or_linked_opens_that_deal(make_table):
+    en = translations("en")
+    typed = make_table(DESKTOP).open()
+    # Not a code: said at once, nothing is sent (no failed request in the console).
+    typed.page.fill("#deal-input", "hello")
+    typed.page.click("#deal-btn")
+    assert typed.text("#start-error") == en["start.bad_code"]
+    assert typed.page.get_attribute("#deal-input", "aria-invalid") == "true"
+    typed.page.fill("#deal-input", "  classic-e2e.typed  ")
+    typed.page.click("#deal-btn")
+    typed.wait("body[data-screen=table]")
+    typed.wait_turn_or_over()
+    hand = starting_hand(typed)
+    assert len(hand) == 17
+
+    # The link opens the same deal.
+    linked = make_table(DESKTOP)
+    linked.page.goto(f"{linked.url}/#deal=classic-e2e.typed")
+    linked.wait("body[data-ready]")
+    linked.wait("body[data-screen=table]")
+    linked.wait_turn_or_over()
+    assert starting_hand(linked) == hand
+    assert "#deal=" not in linked.page.url  # used once: a reload resumes the game instead
+    # With a round in progress, a link asks before leaving it.
+    game_id = linked.page.evaluate("JSON.parse(localStorage.getItem('dizhu.game')).gameId")
+    linked.page.evaluate("location.hash = '#deal=duel-e2e.linked'")
+    linked.wait("#confirm-dialog[open]")
+    assert linked.text("#confirm-text") == en["confirm.replay_deal"]
+    linked.page.click("#confirm-no")
+    assert linked.page.evaluate("JSON.parse(localStorage.getItem('dizhu.game')).gameId") == game_id
+    linked.page.evaluate("location.hash = '#deal=duel-e2e.linked'")
+    linked.page.click("#confirm-yes")
+    linked.wait("body[data-screen=table] #board.duel")
+    assert linked.page.evaluate("JSON.parse(localStorage.getItem('dizhu.game')).gameId") != game_id

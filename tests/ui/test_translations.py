@@ -9,6 +9,7 @@ key the UI's code and markup name; and that each translation uses only the
 from __future__ import annotations
 
 import json
+import os
 import re
 import string
 from pathlib import Path
@@ -110,3 +111,47 @@ def test_parameters_match_across_languages(dicts):
     for key, text in dicts["en"].items():
         for language in LANGUAGES[1:]:
             assert fields(dicts[language][key]) == fields(text), f"{language} {key}"
+
+
+def test_kinds_are_named_as_players_say_them(dicts):
+    # Chinese players call the two jokers 王炸 (火箭 translates the English word) and a trio with
+    # a pair 三带二; Japanese players say 3枚組, not the poker term スリーカード.
+    for language, trio_pair in (("zh-Hans", "三带二"), ("zh-Hant", "三帶二")):
+        assert dicts[language]["kind.rocket"] == "王炸"
+        assert dicts[language]["kind.trio_pair"] == trio_pair
+        assert not [key for key, text in dicts[language].items() if "火箭" in text], language
+    assert dicts["ja"]["kind.trio"] == "3枚組"
+    assert not [key for key, text in dicts["ja"].items() if "スリーカード" in text]
+
+
+SEEDS = Path(os.environ.get("DIZHU_SEEDS", "/work/shared/seeds"))
+NAMES = {"FighttheLandlord"}  # the game's name is shared by design
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _longest_shared_run(text: str, source: str) -> str:
+    text = _squash(re.sub(r"\{\w+\}", "\0", text))
+    best = ""
+    for i in range(len(text)):
+        size = len(best) + 1
+        while i + size <= len(text) and text[i:i + size] in source:
+            best = text[i:i + size]
+            size += 1
+    return best
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the source documents are not on this machine")
+def test_texts_are_in_the_projects_own_words(dicts):
+    # The site's texts say the rules in their own sentences: no run of 15 characters or more
+    # (spaces aside) taken over from the documents the project was made from.
+    source = _squash("\n".join(p.read_text(encoding="utf-8") for p in sorted(SEEDS.glob("*.txt"))))
+    copied = {}
+    for language, words in dicts.items():
+        for key, text in words.items():
+            run = _longest_shared_run(text, source)
+            if len(run) >= 15 and run not in NAMES:
+                copied[f"{language} {key}"] = run
+    assert not copied, copied

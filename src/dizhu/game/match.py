@@ -52,6 +52,7 @@ class Match:
         self.abandoned = 0
         self.winners: list[int] = []
         self._dealt = 0
+        self._match_start = 0  # deals made before this match began
         self.round = self._next_round()
 
     def _next_round(self) -> Round:
@@ -66,8 +67,22 @@ class Match:
 
     @property
     def round_number(self) -> int:
-        """How many rounds have been dealt in this match (the current one included)."""
+        """How many rounds have been dealt in this game (the current one included): it
+        keeps counting across new matches and abandoned deals, so it names a round."""
         return self._dealt
+
+    @property
+    def match_round(self) -> int:
+        """Which round of the current match this is: abandoned deals and earlier
+        matches do not count.
+
+        >>> m = Match("classic", seed="doc")
+        >>> m.new_game(); m.match_round, m.round_number
+        (1, 2)
+        >>> m.new_match(); m.match_round, m.round_number
+        (1, 3)
+        """
+        return self._dealt - self._match_start - self.abandoned
 
     def apply(self, seat: int, action: "Action | str") -> None:
         """Apply an action to the current round; settle the totals when it ends."""
@@ -114,6 +129,7 @@ class Match:
         self.finished = []
         self.winners = []
         self.abandoned = 0
+        self._match_start = self._dealt
         self.round = self._next_round()
 
     def to_json(self) -> str:
@@ -130,6 +146,7 @@ class Match:
                 "abandoned": self.abandoned,
                 "winners": self.winners,
                 "dealt": self._dealt,
+                "match_start": self._match_start,
                 "round": json.loads(self.round.to_json()),
             },
             separators=(",", ":"),
@@ -149,5 +166,6 @@ class Match:
         self.abandoned = data["abandoned"]
         self.winners = list(data["winners"])
         self._dealt = data["dealt"]
+        self._match_start = data.get("match_start", 0)  # saved before it was kept: from 0
         self.round = Round.from_json(data["round"])
         return self

@@ -219,6 +219,7 @@ class View(BaseModel):
     human_seat: int
     seats: list[Seat]
     round_number: int
+    match_round: int = Field(description="Which round of the current match (abandoned deals and earlier matches do not count).")
     totals: list[int]
     target: Optional[int]
     match_over: bool

@@ -25,6 +25,7 @@ class Snapshot:
 
     version: int
     round_number: int
+    match_round: int
     totals: list[int]
     target: int | None
     match_over: bool
@@ -39,6 +40,7 @@ def snapshot(match: Match, version: int) -> Snapshot:
     return Snapshot(
         version=version,
         round_number=match.round_number,
+        match_round=match.match_round,
         totals=list(match.totals),
         target=match.target,
         match_over=match.over,
@@ -66,6 +68,7 @@ def render(record: GameRecord, snap: Snapshot, since: int = 0) -> dict[str, Any]
         "human_seat": HUMAN,
         "seats": seats(snap.observation["players"], record.level),
         "round_number": snap.round_number,
+        "match_round": snap.match_round,
         "totals": snap.totals,
         "target": snap.target,
         "match_over": snap.match_over,

@@ -37,6 +37,23 @@ export function notationOf(ids) {
   return ids.map(rankOf).sort((a, b) => a - b).map((r) => NOTATION[r]).join('');
 }
 
+/**
+ * A play as players read it: the body before the kickers (JJJ 3, not 3 JJJ;
+ * 333444 5 8; 6666 3 9). Larger groups come first, then ranks go up, which is
+ * the body first for every kind with kickers and plain ascending order for
+ * the others (chains, bombs, the rocket).
+ */
+export function bodyFirst(items, rank = (x) => x) {
+  const counts = new Map();
+  for (const item of items) counts.set(rank(item), (counts.get(rank(item)) || 0) + 1);
+  return [...items].sort((a, b) => (counts.get(rank(b)) - counts.get(rank(a))) || (rank(a) - rank(b)));
+}
+
+/** Card ids of a play in reading order (suits break ties, so the order is stable). */
+export function playOrder(ids) {
+  return bodyFirst([...ids].sort((a, b) => a - b), rankOf);
+}
+
 /** The lowest rank of each variant's deck: duel has no 3s or 4s. */
 export function deckRanks(variant) {
   const first = variant === 'duel' ? 2 : 0;

@@ -1,11 +1,16 @@
 // Draws cards with HTML + inline SVG (no image files): a corner index with the
-// rank and suit, a big centre pip, and two visibly different jokers (a black
-// star for the small one, a red-and-gold star for the big one). Sizes come from
+// rank and suit, a big centre pip, and two visibly different jokers (a hollow
+// black star for the small one, a solid red-and-gold star for the big one). Sizes come from
 // the CSS variable --cw on an ancestor, so a card is sharp at any size.
 
 import { h, svgUse } from './dom.js';
 import { RANK_LABELS, rankOf, suitOf, isRed, BIG_JOKER } from './cards.js';
 import { cardName } from './format.js';
+
+/** The joker's star: hollow for the small one, solid for the big one (shape, not only colour). */
+export function jokerStar(rank) {
+  return rank === BIG_JOKER ? 'joker-star' : 'joker-hollow';
+}
 
 /** A face-up card element for card id `id`. `extra` adds classes. */
 export function cardFace(id, extra = '') {
@@ -17,10 +22,11 @@ export function cardFace(id, extra = '') {
   if (suit === null) {
     classes.push('joker', rank === BIG_JOKER ? 'big-joker' : 'small-joker');
     // "JOKER" written downwards in the corner, the star in the middle.
+    const star = jokerStar(rank);
     index = h('span', { class: 'idx', 'aria-hidden': 'true' },
       h('span', { class: 'jk-text', text: 'JOKER' }),
-      svgUse('joker-star', 'pip-s'));
-    centre = svgUse('joker-star', 'pip-c');
+      svgUse(star, 'pip-s'));
+    centre = svgUse(star, 'pip-c');
   } else {
     index = h('span', { class: 'idx', 'aria-hidden': 'true' },
       h('span', { class: 'rk', text: RANK_LABELS[rank] }),

@@ -5,6 +5,7 @@
 import { h, replace, svgUse } from './dom.js';
 import { deckRanks, deckCount, rankOf } from './cards.js';
 import { rankLabel } from './format.js';
+import { jokerStar } from './cardview.js';
 import { t } from './i18n.js';
 
 /** [{rank, left}] for every rank of the variant's deck. */
@@ -20,7 +21,7 @@ export function renderCounter(el, variant, handIds, playedIds) {
     class: `cell${left === 0 ? ' none' : ''}${rank >= 13 ? ' joker' : ''}${rank === 14 ? ' big' : ''}`,
     dataset: { rank: String(rank) },
     aria: { label: t('counter.cell', { rank: rankLabel(rank), n: left }) },
-  }, h('span', { class: 'rank', 'aria-hidden': 'true' }, rank >= 13 ? svgUse('joker-star', 'star') : rankLabel(rank)),
+  }, h('span', { class: 'rank', 'aria-hidden': 'true' }, rank >= 13 ? svgUse(jokerStar(rank), 'star') : rankLabel(rank)),
   h('span', { class: 'left', 'aria-hidden': 'true', text: String(left) })));
   const note = variant === 'duel' ? t('counter.duel_note') : t('counter.classic_note');
   replace(el,

@@ -4,7 +4,7 @@
 
 import { h } from './dom.js';
 import { t, tParts } from './i18n.js';
-import { NOTATION, RANK_LABELS, ranksOfNotation, rankOf, suitOf, SMALL_JOKER, BIG_JOKER } from './cards.js';
+import { NOTATION, RANK_LABELS, ranksOfNotation, rankOf, suitOf, bodyFirst, SMALL_JOKER, BIG_JOKER } from './cards.js';
 
 // The table's variant decides seat names (duel has one opponent).
 let variant = 'classic';
@@ -44,6 +44,21 @@ export function notationText(text) {
   return ranksOfNotation(text).map(rankLabel).join(' ');
 }
 
+/** A play's notation reordered as players read it (body before kickers). */
+function playNotation(text) {
+  return bodyFirst(ranksOfNotation(text)).map((rank) => NOTATION[rank]).join('');
+}
+
+/** A play as chips, body first: J J J 3. */
+export function playChips(text) {
+  return notationChips(playNotation(text));
+}
+
+/** A play as plain text, body first. */
+export function playText(text) {
+  return notationText(playNotation(text));
+}
+
 export function seatName(seat) {
   if (seat === 0) return t('seat.you');
   return variant === 'duel' ? t('seat.duel') : t(`seat.${seat}`);
@@ -71,7 +86,7 @@ export function actionLabel(action, { phase = 'playing', called = false } = {}) 
     if (variant === 'duel') return called ? t('act.no_rob') : t('act.no_call');
     return t('act.no_bid');
   }
-  if (text.startsWith('play ')) return notationText(text.slice(5));
+  if (text.startsWith('play ')) return playText(text.slice(5));
   return text;
 }
 
@@ -81,6 +96,7 @@ function renderParam(name, value) {
   switch (name) {
     case 'play':
     case 'previous':
+      return playChips(value);
     case 'cards':
     case 'card':
       return notationChips(value);
@@ -95,6 +111,14 @@ function renderParam(name, value) {
       return notationChips(value === '10' ? 'T' : value);
     case 'action':
       return actionLabel(value, { phase: 'bidding' });
+    // Counts that carry their noun, so that each language can make it agree
+    // with the number (plural rules): "1 high card", "3 plays".
+    case 'plays':
+      return t('count.plays', { n: value });
+    case 'controls':
+      return t('count.high_cards', { n: value });
+    case 'handicap':
+      return t('count.cards', { n: value });
     default:
       return String(value);
   }
@@ -123,7 +147,7 @@ export function describeEvent(ev, { called = false } = {}) {
     case 'bid': return `${seatName(ev.seat)}: ${actionLabel(ev.action, { phase: 'bidding', called })}`;
     case 'redeal': return t('status.redeal');
     case 'landlord': return t('replay.landlord', { name: seatName(ev.seat), cards: notationText(ev.bottom) });
-    case 'play': return `${seatName(ev.seat)}: ${kindName(ev.kind)} ${notationText(ev.play)}`;
+    case 'play': return `${seatName(ev.seat)}: ${kindName(ev.kind)} ${playText(ev.play)}`;
     case 'pass': return `${seatName(ev.seat)}: ${t('act.pass')}`;
     case 'trick': return t('replay.trick', { name: seatName(ev.leader) });
     case 'settle': return ev.winner === 'landlord' ? t('settle.landlord_wins') : t('settle.farmers_win');

@@ -11,11 +11,17 @@ import { foldEvents, applyEvent, isDecision, lastDealIndex } from './tablestate.
 import { renderTable } from './table.js';
 import { renderCounter } from './counter.js';
 import { renderStatus, promptParts } from './status.js';
-import { reasonParts, hintParts, notationChips, setVariant, describeEvent, actionLabel } from './format.js';
+import { reasonParts, hintParts, playChips, setVariant, describeEvent, actionLabel } from './format.js';
 import { SORT_MODES } from './cards.js';
+import { countsOf, countsText, refusal } from './judge.js';
 import { setting, setSetting } from './storage.js';
 import { t } from './i18n.js';
 import { $, h } from './dom.js';
+
+// How long the landlord's news stays before a computer landlord leads (on
+// top of the usual thinking pause): long enough to read who it is and to see
+// the bottom cards. Not an animation, so reduced motion keeps it.
+const LANDLORD_HOLD = 1500;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -92,6 +98,18 @@ export class Game {
     return ids;
   }
 
+  /**
+   * The totals as of what the table shows: the server's already count a
+   * round whose last moves are still being revealed, which would give the
+   * result away.
+   */
+  shownTotals() {
+    const totals = this.view.totals || [];
+    const pending = this.events.slice(this.shown).find((ev) => ev.type === 'settle');
+    if (!pending) return totals;
+    return totals.map((total, seat) => total - (pending.points[seat] || 0));
+  }
+
   /** True when the table has caught up and the server waits for us. */
   myTurn() {
     return !this.busy && !this.animating && this.shown === this.events.length && this.obs.legal_actions.length > 0;
@@ -105,7 +123,7 @@ export class Game {
     if (!this.view || !this.ds) return;
     const ds = this.ds;
     const hand = this.handIds();
-    renderTable({ view: this.view, ds, thinking: this.thinking, handCount: hand.length });
+    renderTable({ view: { ...this.view, totals: this.shownTotals() }, ds, thinking: this.thinking, handCount: hand.length });
     const key = `${this.sortMode}|${[...hand].sort((a, b) => a - b).join(',')}`;
     const handEnabled = ds.phase !== 'over';
     if (key !== this.handKey || this.ui.hand.enabled !== handEnabled) {
@@ -146,11 +164,12 @@ export class Game {
     let replaced = false;
     try {
       // A thrown-in deal (everyone passed) is skipped: its hands are gone.
+      // (the fold's `redealt` says so on the table until somebody bids).
       const deal = lastDealIndex(this.events);
       if (deal > this.shown) {
         this.shown = deal;
         this.ds = foldEvents(this.variant, this.events, deal);
-        this.message = { kind: 'info', parts: [t('status.redeal')] };
+        announce(t('status.redeal'));
       }
       while (this.shown < this.events.length) {
         const ev = this.events[this.shown];
@@ -173,6 +192,15 @@ export class Game {
         this.render();
         // Screen readers hear what the others do (the table itself is visual).
         if (ev.type !== 'deal' && !(isDecision(ev) && ev.seat === 0)) announce(describeEvent(ev, { called }));
+        // The landlord is decided: leave the deciding bid, the name and the
+        // bottom cards in view before the computers go on.
+        if (ev.type === 'landlord' && this.shown < this.events.length) {
+          await sleep(LANDLORD_HOLD + Number(setting('speed')));
+          if (generation !== this.generation) {
+            replaced = true;
+            break;
+          }
+        }
       }
     } finally {
       this.animating = false;
@@ -286,9 +314,20 @@ export class Game {
       this.render();
       return;
     }
+    const action = `play ${countsText(countsOf(cards))}`;
+    if (!this.obs.legal_actions.includes(action)) {
+      // Not among the plays the server offers: say why here. A refusal is an
+      // expected answer, not an error worth a request (the server would
+      // answer it with a 422, which the console reports as a failure).
+      const why = refusal(cards, this.ds.lastPlay ? this.ds.lastPlay.play : null);
+      if (why) {
+        this.message = { kind: 'error', parts: reasonParts(why.code, why.params || {}) };
+        this.render();
+        return;
+      }
+    }
     this.clearTransient();
-    const ranks = cards.map((id) => (id < 52 ? '3456789TJQKA2'[id >> 2] : id === 52 ? 'B' : 'R'));
-    const ok = await this.send((o) => this.api.act(`play ${ranks.join('')}`, cards, o));
+    const ok = await this.send((o) => this.api.act(action, cards, o));
     // Accepted: the cards left the hand. Refused: they stay selected.
     if (ok) this.ui.hand.clear();
   }
@@ -324,7 +363,7 @@ export class Game {
     this.suggested = null;
     if (hint.action.startsWith('play ')) {
       this.ui.hand.setSelection(hint.cards || [], { highlight: true });
-      this.message = { kind: 'hint', parts: [notationChips(hint.action.slice(5)), h('span', { class: 'why' }, ...reason)] };
+      this.message = { kind: 'hint', parts: [playChips(hint.action.slice(5)), h('span', { class: 'why' }, ...reason)] };
     } else {
       this.ui.hand.setSelection([]);
       this.suggested = hint.action;

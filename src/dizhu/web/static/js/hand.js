@@ -12,7 +12,9 @@ import { t } from './i18n.js';
 const RATIO = 1.4;
 const MIN_STEP = 24; // px of each card left uncovered, at the very least
 const MAX_STEP_RATIO = 0.6; // never spread cards wider than this much of a card
-const ROW_SHOW = 0.58; // two rows: this much of the upper row shows above the lower
+const ROW_SHOW = 0.78; // short screens' two rows: this much of the upper row shows above the lower
+const TALL = 700; // px of screen height from which two rows sit apart
+const RESERVE = 20; // the hand's height is kept for this many cards (a landlord's hand)
 
 export class HandView {
   constructor(el, { onChange = () => {} } = {}) {
@@ -30,7 +32,10 @@ export class HandView {
     el.addEventListener('pointerup', () => this.pointerUp());
     el.addEventListener('pointercancel', () => this.pointerUp());
     el.addEventListener('keydown', (e) => this.keyDown(e));
-    el.addEventListener('focus', () => this.el.classList.add('has-focus'));
+    // The cursor shows for keyboard focus, not after a click elsewhere hands
+    // the focus back to the hand.
+    el.addEventListener('focus', () => this.el.classList.toggle('has-focus', this.el.matches(':focus-visible')));
+    el.addEventListener('keydown', () => this.el.classList.add('has-focus'), { capture: true });
     el.addEventListener('blur', () => this.el.classList.remove('has-focus'));
     // Text selection and the long-press menu would fight the drag gesture.
     el.addEventListener('contextmenu', (e) => e.preventDefault());
@@ -77,6 +82,12 @@ export class HandView {
    * Size and place the cards for the space available: one row when each card
    * can keep at least MIN_STEP px visible, otherwise two rows (narrow phones
    * holding up to 20 cards), and smaller cards only as a last resort.
+   *
+   * Two rows sit one whole card (plus the lift) apart when the screen is tall
+   * enough, so a picked card of the lower row never covers the upper row's
+   * corner; on short screens they overlap, but by less than the corner index.
+   * The height is the one a full hand (RESERVE cards) needs, so the buttons
+   * above the hand stay put as it empties down to one row.
    */
   layout() {
     const cards = [...this.el.children];
@@ -86,31 +97,44 @@ export class HandView {
     const vh = window.innerHeight;
     // As large as the screen allows: a fifth of a phone's width, a seventh of
     // a short landscape screen's height, 100px at most.
-    let cw = Math.max(42, Math.min(vw / 4.5, vh / 7, 100));
-    let rows = 1;
+    const base = Math.max(42, Math.min(vw / 4.5, vh / 7, 100));
     const stepFor = (perRow, w) => (perRow > 1 ? (width - w) / (perRow - 1) : w);
-    if (n > 1 && stepFor(n, cw) < MIN_STEP) {
-      rows = 2;
-      while (cw > 36 && stepFor(Math.ceil(n / 2), cw) < MIN_STEP) cw -= 2;
-    }
+    const fit = (count) => {
+      let cw = base;
+      let rows = 1;
+      if (count > 1 && stepFor(count, cw) < MIN_STEP) {
+        rows = 2;
+        while (cw > 36 && stepFor(Math.ceil(count / 2), cw) < MIN_STEP) cw -= 2;
+      }
+      return { cw, rows };
+    };
+    const { cw, rows } = fit(n);
+    const full = fit(Math.max(n, RESERVE));
     const ch = cw * RATIO;
     const perRow = rows === 1 ? n : Math.ceil(n / 2);
     const step = Math.min(stepFor(perRow, cw), cw * MAX_STEP_RATIO);
     const lift = Math.round(ch * 0.2);
+    // Apart when there is room (a tall phone), else overlapping by less than the index.
+    const apart = vh >= TALL;
+    const rowGap = (c) => (apart ? c * RATIO + Math.round(c * RATIO * 0.2) : c * RATIO * ROW_SHOW);
+    const heightOf = (c, r) => Math.ceil(Math.round(c * RATIO * 0.2) + c * RATIO + (r - 1) * rowGap(c));
+    const height = Math.max(heightOf(cw, rows), heightOf(full.cw, full.rows));
+    // Fewer rows than the reserved height: the cards keep to the bottom, near the thumb.
+    const top = height - heightOf(cw, rows);
     this.el.style.setProperty('--cw', `${cw}px`);
     // The corner index must fit in the strip each card leaves visible ("10"
     // is the widest rank), so crowded hands get a smaller index.
     const strip = n > 1 ? step : cw;
     this.el.style.setProperty('--card-font', `${Math.min(cw * 0.36, (strip - 4) / 1.3)}px`);
     this.el.style.setProperty('--lift', `${lift}px`);
-    this.el.style.height = `${Math.ceil(lift + ch + (rows - 1) * ch * ROW_SHOW)}px`;
+    this.el.style.height = `${height}px`;
     cards.forEach((card, i) => {
       const row = rows === 1 ? 0 : Number(i >= perRow);
       const col = row ? i - perRow : i;
       const inRow = row ? n - perRow : perRow;
       const rowWidth = (inRow - 1) * step + cw;
       card.style.left = `${Math.round((width - rowWidth) / 2 + col * step)}px`;
-      card.style.top = `${Math.round(lift + row * ch * ROW_SHOW)}px`;
+      card.style.top = `${Math.round(top + lift + row * rowGap(cw))}px`;
       card.style.zIndex = String(i + 1);
     });
     this.rows = rows;

@@ -51,6 +51,7 @@ export async function setLanguage(code) {
   english = await load('en'); // the fallback for any missing key
   dict = await load(code);
   current = code;
+  plurals = new Intl.PluralRules(code);
   document.documentElement.lang = code;
   applyStatic(document);
   document.title = t('app.title');
@@ -65,13 +66,24 @@ export function onLanguageChange(fn) {
   listeners.add(fn);
 }
 
+let plurals = new Intl.PluralRules('en');
+
 /**
- * The template for `key`: a count of exactly one ({n} = 1) picks the
- * `key.one` variant when the language has one ("1 card", not "1 cards").
+ * The template for `key`: a count {n} picks the variant of its plural
+ * category in the language (Intl.PluralRules: `key.one`, `key.few`…) when the
+ * dictionary has one ("1 card", not "1 cards"); otherwise `key` itself.
  */
 function template(key, params) {
-  if (Number(params.n) === 1 && `${key}.one` in dict) return dict[`${key}.one`];
+  if ('n' in params) {
+    const variant = `${key}.${plurals.select(Number(params.n))}`;
+    if (variant in dict) return dict[variant];
+  }
   return dict[key] ?? english[key] ?? key;
+}
+
+/** A count with its noun in the current language: plural('count.cards', 1) = "1 card". */
+export function plural(key, n) {
+  return t(key, { n });
 }
 
 /** The text for `key` with {param} placeholders filled. */
@@ -103,4 +115,5 @@ export function applyStatic(root) {
   for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll('[data-i18n-aria]')) el.setAttribute('aria-label', t(el.dataset.i18nAria));
   for (const el of root.querySelectorAll('[data-i18n-title]')) el.setAttribute('title', t(el.dataset.i18nTitle));
+  for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.setAttribute('placeholder', t(el.dataset.i18nPlaceholder));
 }

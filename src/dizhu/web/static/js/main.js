@@ -19,6 +19,7 @@ let game;
 let hand;
 let controls;
 let replay;
+let replayLevel = null; // the level chosen for replaying a deal, while the results stay open
 
 // ---- screens, dialogs, toasts
 
@@ -60,6 +61,15 @@ function confirmAction(text, yesLabel) {
   });
 }
 
+/**
+ * Give the keyboard back to the hand after a tool or a dialog of the table:
+ * Enter then plays the selected cards instead of pressing that button again.
+ */
+function focusHand() {
+  if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
+  hand.el.focus({ preventScroll: true });
+}
+
 function anyDialogOpen() {
   return [...document.querySelectorAll('dialog')].some((d) => d.open) || replay.open;
 }
@@ -80,7 +90,7 @@ function refreshStart() {
   if (saved) {
     const info = [t(`variant.${saved.variant}`), levelName(saved.level)];
     if (game.view && game.view.game_id === saved.gameId) {
-      info.push(t('table.round', { n: game.view.round_number }));
+      info.push(t('table.round', { n: game.view.match_round ?? game.view.round_number }));
     }
     $('continue-info').textContent = info.join(' · ');
   }
@@ -90,12 +100,41 @@ function refreshStart() {
   $('start-language').value = language();
 }
 
-async function startNewGame({ variant, level, dealCode = null }) {
+/** Is there a match worth keeping: a round being played, or points not yet settled by a match's end? */
+function matchInProgress() {
   const saved = savedGame();
-  if (saved && !dealCode) {
-    // Leaving a game behind: ask when a round is actually in progress.
-    const inProgress = !game.view || game.view.game_id !== saved.gameId || game.roundInProgress();
-    if (inProgress && !(await confirmAction(t('confirm.abandon'), t('confirm.abandon_yes')))) return;
+  if (!saved) return false;
+  if (!game.view || game.view.game_id !== saved.gameId) return true; // not loaded: assume so
+  return game.roundInProgress() || (!game.view.match_over && game.view.totals.some((n) => n !== 0));
+}
+
+// Deal codes as the server makes them (docs/API.md): the variant, a dash, the code.
+const DEAL_CODE = /^(classic|duel)-[A-Za-z0-9._:-]{1,128}$/;
+
+/** A deal code from what was typed or pasted (a code, or a link ending in #deal=<code>); null if none. */
+export function readDealCode(text) {
+  let code = String(text || '').trim();
+  const at = code.indexOf('#deal=');
+  if (at >= 0) code = code.slice(at + 6);
+  try {
+    code = decodeURIComponent(code);
+  } catch {
+    return null;
+  }
+  const match = DEAL_CODE.exec(code);
+  return match ? { code, variant: match[1] } : null;
+}
+
+/** The link that opens a deal on this site. */
+export function dealLink(code) {
+  return `${location.origin}${location.pathname}#deal=${encodeURIComponent(code)}`;
+}
+
+async function startNewGame({ variant, level, dealCode = null }) {
+  // Leaving a match behind (its round or its points): ask first.
+  if (matchInProgress()) {
+    const [question, yes] = dealCode ? ['confirm.replay_deal', 'confirm.replay_deal_yes'] : ['confirm.abandon', 'confirm.abandon_yes'];
+    if (!(await confirmAction(t(question), t(yes)))) return false;
   }
   $('start-error').textContent = '';
   try {
@@ -104,13 +143,35 @@ async function startNewGame({ variant, level, dealCode = null }) {
     closeDialogs();
     showScreen('table');
     await game.begin(api, view, { animate: true });
+    return true;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const text = reasonParts(err.code, err.params).map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
     $('start-error').textContent = text;
     showScreen('start');
     toast(text);
+    return false;
   }
+}
+
+/** Play the deal `code` (typed, pasted or from a #deal= link) at `level`. */
+async function playDeal(text, level = setting('level')) {
+  const deal = readDealCode(text);
+  if (!deal) {
+    $('deal-input').setAttribute('aria-invalid', 'true');
+    $('start-error').textContent = t('start.bad_code');
+    return false;
+  }
+  $('deal-input').removeAttribute('aria-invalid');
+  return startNewGame({ variant: deal.variant, level, dealCode: deal.code });
+}
+
+/** Opened with …/#deal=<code>: offer that deal (after asking, if a match is in progress). */
+async function openDealLink() {
+  if (!location.hash.startsWith('#deal=')) return false;
+  const text = location.hash;
+  history.replaceState(null, '', `${location.pathname}${location.search}`);
+  return playDeal(text);
 }
 
 /** Resume the saved game; false when there is none the server still knows. */
@@ -158,6 +219,7 @@ function showSettlement() {
   renderSettlement($('settle-body'), {
     view: game.view,
     result,
+    replayLevel,
     handlers: {
       replay: () => {
         dialog.close();
@@ -174,13 +236,29 @@ function showSettlement() {
       },
       replayDeal: async (level) => {
         dialog.close();
-        await startNewGame({ variant: game.variant, level, dealCode: result.deal_code });
+        replayLevel = level; // kept if the player thinks better of it
+        if (!(await startNewGame({ variant: game.variant, level, dealCode: result.deal_code }))) showSettlement();
+        else replayLevel = null;
       },
+      copy: (text) => copyText(text),
+      link: dealLink,
     },
   });
   if (!dialog.open) dialog.showModal();
+  // Open at the headline: focusing the button must not scroll a short screen down to it.
   const primary = dialog.querySelector('.btn.primary') || dialog.querySelector('.btn');
-  if (primary) primary.focus();
+  if (primary) primary.focus({ preventScroll: true });
+  dialog.scrollTop = 0;
+}
+
+/** Copy `text` to the clipboard; resolves true when it worked. */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false; // no clipboard here (an insecure page, a refusal): the text stays selectable
+  }
 }
 
 // ---- menu
@@ -228,8 +306,12 @@ function wireMenu() {
     setSetting('classicCounter', !setting('classicCounter'));
     game.render();
     hand.layout();
+    focusHand();
   });
   $('rules-btn').addEventListener('click', openRules);
+  // Closing a dialog of the table hands the keyboard back to the hand (the
+  // browser would put it on the button that opened the dialog).
+  for (const dialog of document.querySelectorAll('dialog')) dialog.addEventListener('close', focusHand);
   $('start-rules-btn').addEventListener('click', openRules);
 }
 
@@ -249,9 +331,15 @@ async function changeLanguage(code) {
 
 function onKey(e) {
   if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
   const target = e.target;
   if (['SELECT', 'INPUT', 'TEXTAREA'].includes(target.tagName)) return;
+  // ? opens the rules at any time on the table, over the results too.
+  if (e.key === '?' && document.body.dataset.screen === 'table' && !$('rules-dialog').open && !replay.open) {
+    e.preventDefault();
+    openRules();
+    return;
+  }
+  if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
   // Enter or Space on a focused button presses that button, as usual.
   if (target.tagName === 'BUTTON' && (e.key === 'Enter' || e.key === ' ')) return;
   const phase = game.ds ? game.ds.phase : null;
@@ -279,7 +367,6 @@ function onKey(e) {
     case 's': return act(() => game.cycleSort());
     case 'a': return act(() => game.toggleAuto());
     case 'Escape': return act(() => hand.clear());
-    case '?': return act(openRules);
     default:
   }
 }
@@ -300,10 +387,10 @@ async function boot() {
     play: () => game.play(),
     pass: () => game.pass(),
     hint: () => game.hint(),
-    sort: () => game.cycleSort(),
+    sort: () => { game.cycleSort(); focusHand(); },
     bid: (action) => game.bid(action),
-    autoToggle: () => game.toggleAuto(),
-    interval: (ms) => game.setInterval(ms),
+    autoToggle: () => { game.toggleAuto(); focusHand(); },
+    interval: (ms) => { game.setInterval(ms); focusHand(); },
     results: () => showSettlement(),
     next: async () => {
       if (game.view.match_over) await game.newMatch();
@@ -342,6 +429,11 @@ async function boot() {
     setSetting('level', level);
     startNewGame({ variant, level });
   });
+  $('deal-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    playDeal($('deal-input').value, $('start-form').elements.level.value);
+  });
+  window.addEventListener('hashchange', () => { openDealLink(); });
   $('continue-btn').addEventListener('click', async () => {
     const saved = savedGame();
     if (game.view && saved && game.view.game_id === saved.gameId) {
@@ -370,8 +462,10 @@ async function boot() {
   });
 
   document.body.classList.remove('loading');
-  if (!(await resume())) showScreen('start');
+  const resumed = await resume();
+  if (!resumed) showScreen('start');
   document.body.dataset.ready = 'true';
+  await openDealLink();
 }
 
 boot();

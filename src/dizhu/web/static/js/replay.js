@@ -5,6 +5,7 @@
 import { $, h, replace } from './dom.js';
 import { cardRow, cardFace, cardBack } from './cardview.js';
 import { foldEvents, lastDealIndex } from './tablestate.js';
+import { playOrder } from './cards.js';
 import { actionLabel, describeEvent, seatName } from './format.js';
 import { seatPosition } from './table.js';
 import { t } from './i18n.js';
@@ -66,7 +67,7 @@ export class Replay {
     const seats = order.map((seat) => {
       const act = ds.seatAct[seat];
       let action = null;
-      if (act && act.type === 'play') action = cardRow(act.cards, 'play-row');
+      if (act && act.type === 'play') action = cardRow(playOrder(act.cards), 'play-row');
       else if (act) action = h('span', { class: 'bubble', text: act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called }) });
       const acting = ev && ev.seat === seat;
       return h('div', { class: `replay-seat pos-${seatPosition(ds, seat)}${acting ? ' acting' : ''}` },

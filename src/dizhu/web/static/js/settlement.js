@@ -5,7 +5,7 @@
 
 import { h, replace } from './dom.js';
 import { cardRow } from './cardview.js';
-import { seatName, notationChips, levelName } from './format.js';
+import { seatName, playChips, levelName } from './format.js';
 import { t } from './i18n.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
@@ -23,7 +23,7 @@ export function breakdownLines(result, variant) {
         break;
       case 'bomb':
       case 'rocket':
-        lines.push([t(`mult.${entry.source}`, { name: seatName(entry.seat) }), ' ', notationChips(entry.play), ' ×2']);
+        lines.push([t(`mult.${entry.source}`, { name: seatName(entry.seat) }), ' ', playChips(entry.play), ' ×2']);
         break;
       case 'spring':
       case 'anti_spring':
@@ -42,7 +42,7 @@ export function breakdownLines(result, variant) {
  * Fill `body`. handlers: replay(), close(), anotherRound(), newMatch(),
  * replayDeal(level).
  */
-export function renderSettlement(body, { view, result, handlers }) {
+export function renderSettlement(body, { view, result, handlers, replayLevel = null }) {
   const variant = view.variant;
   const mine = result.points[0];
   const players = result.points.length;
@@ -66,7 +66,7 @@ export function renderSettlement(body, { view, result, handlers }) {
   }
   const winners = (view.winners || []).map(seatName).join(t('settle.and'));
   const levelSelect = h('select', { class: 'replay-level', aria: { label: t('settle.replay_level') } },
-    ['normal', 'intermediate', 'super-hard'].map((level) => h('option', { value: level, text: levelName(level), selected: level === view.level })));
+    ['normal', 'intermediate', 'super-hard'].map((level) => h('option', { value: level, text: levelName(level), selected: level === (replayLevel || view.level) })));
   replace(body,
     h('header', { class: `settle-head ${mine > 0 ? 'win' : 'lose'}` },
       h('h2', { id: 'settle-title', text: headline }),
@@ -90,10 +90,26 @@ export function renderSettlement(body, { view, result, handlers }) {
       h('button', { type: 'button', class: 'btn', dataset: { ctl: 'view-table' }, text: t('settle.view_table'), on: { click: handlers.close } }),
       h('button', { type: 'button', class: 'btn', dataset: { ctl: 'new-match' }, text: t('menu.new_match'), on: { click: handlers.newMatch } }),
       matchOver ? null : h('button', { type: 'button', class: 'btn primary', dataset: { ctl: 'another-round' }, text: t('settle.another_round'), on: { click: handlers.anotherRound } })),
-    result.deal_code ? h('section', { class: 'deal' },
-      h('h3', { text: t('settle.deal_code') }),
-      h('p', { class: 'code' }, h('code', { text: result.deal_code })),
-      h('p', { class: 'note', text: t('settle.deal_note') }),
-      h('div', { class: 'row' }, levelSelect,
-        h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay-deal' }, text: t('settle.replay_deal'), on: { click: () => handlers.replayDeal(levelSelect.value) } }))) : null);
+    result.deal_code ? dealSection(result.deal_code, levelSelect, handlers) : null);
+}
+
+/** The deal code: copy it or a link to it, and play the deal again (at a chosen level). */
+function dealSection(code, levelSelect, handlers) {
+  const done = h('span', { class: 'copied', role: 'status' });
+  const copy = (text) => async () => {
+    done.textContent = '';
+    done.textContent = (await handlers.copy(text)) ? t('settle.copied') : t('settle.copy_failed');
+  };
+  const link = handlers.link ? handlers.link(code) : null;
+  return h('section', { class: 'deal' },
+    h('h3', { text: t('settle.deal_code') }),
+    h('p', { class: 'code' }, h('code', { text: code })),
+    h('div', { class: 'row copy' },
+      h('button', { type: 'button', class: 'btn', dataset: { ctl: 'copy-code' }, text: t('settle.copy_code'), on: { click: copy(code) } }),
+      link ? h('button', { type: 'button', class: 'btn', dataset: { ctl: 'copy-link' }, text: t('settle.copy_link'), on: { click: copy(link) } }) : null,
+      link ? h('a', { class: 'deal-link', href: link, text: t('settle.link') }) : null,
+      done),
+    h('p', { class: 'note', text: t('settle.deal_note') }),
+    h('div', { class: 'row' }, levelSelect,
+      h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay-deal' }, text: t('settle.replay_deal'), on: { click: () => handlers.replayDeal(levelSelect.value) } })));
 }

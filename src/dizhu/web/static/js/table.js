@@ -6,8 +6,8 @@
 import { $, h, replace } from './dom.js';
 import { cardFace, cardBack, cardRow } from './cardview.js';
 import { currentMultiplier } from './tablestate.js';
-import { notationOf } from './cards.js';
-import { actionLabel, kindName, levelName, seatName, notationText } from './format.js';
+import { notationOf, playOrder } from './cards.js';
+import { actionLabel, kindName, levelName, seatName, notationText, playText } from './format.js';
 import { t, language } from './i18n.js';
 
 function roleBadge(ds, seat) {
@@ -77,12 +77,12 @@ function zone(ds, seat) {
     return;
   }
   if (act.type === 'play') {
-    const label = `${seatName(seat)}: ${kindName(act.kind)} ${notationText(act.play)}`;
-    replace(el, cardRow(act.cards, 'play-row'), h('span', { class: 'kind', text: kindName(act.kind) }), reveal);
+    const label = `${seatName(seat)}: ${kindName(act.kind)} ${playText(act.play)}`;
+    replace(el, cardRow(playOrder(act.cards), 'play-row'), h('span', { class: 'kind', text: kindName(act.kind) }), reveal);
     el.setAttribute('aria-label', label);
   } else {
     const text = act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called });
-    replace(el, h('span', { class: `bubble ${act.type === 'pass' || act.action === 'pass' ? 'pass' : 'bid'}`, text }), reveal);
+    replace(el, h('span', { class: `bubble ${act.type === 'pass' || act.action === 'pass' ? 'pass' : 'bid'}${act.again ? ' again' : ''}`, text }), reveal);
     el.setAttribute('aria-label', `${seatName(seat)}: ${text}`);
   }
 }
@@ -103,7 +103,9 @@ export function multiplierParts(ds) {
 
 function info(ds, view) {
   const mult = currentMultiplier(ds);
-  const items = [h('span', { class: 'round', text: t('table.round', { n: view.round_number }) })];
+  // The round of this match (round_number keeps counting across matches and
+  // abandoned deals: it names a round, it does not count them for the player).
+  const items = [h('span', { class: 'round', text: t('table.round', { n: view.match_round ?? view.round_number }) })];
   if (ds.variant === 'duel') items.push(h('span', { class: 'handicap', text: t('table.handicap', { n: ds.robs }) }));
   const why = multiplierParts(ds).join(' · ');
   replace($('info'),
@@ -136,6 +138,32 @@ function meBar(ds, view, handCount) {
   $('me-info').parentElement.classList.toggle('active', active);
 }
 
+/**
+ * The bidding's outcome in the middle of the table, from the landlord's
+ * decision until their first play: the winning bid, who is landlord and the
+ * bottom cards face up (the last bids stay beside their seats).
+ */
+function news(ds) {
+  const el = $('news');
+  const n = ds.news;
+  el.hidden = !n;
+  document.body.toggleAttribute('data-news', !!n);
+  if (!n) {
+    delete el.dataset.key;
+    return;
+  }
+  const key = JSON.stringify([n, language()]);
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  const d = n.winning;
+  const decided = d ? `${seatName(d.seat)}: ${actionLabel(d.action, { phase: 'bidding', called: d.called })}` : null;
+  replace(el,
+    decided ? h('p', { class: 'news-bid', text: decided }) : null,
+    h('p', { class: 'news-who' }, h('b', { text: n.seat === 0 ? t('news.landlord_you') : t('news.landlord', { name: seatName(n.seat) }) })),
+    h('div', { class: 'news-bottom', role: 'img', aria: { label: t('table.bottom_shown', { cards: notationText(notationOf(n.bottomIds)) }) } },
+      n.bottomIds.map((id) => cardFace(id))));
+}
+
 /** Draw everything but the hand and the controls. */
 export function renderTable({ view, ds, thinking, handCount }) {
   const board = $('board');
@@ -146,5 +174,6 @@ export function renderTable({ view, ds, thinking, handCount }) {
   for (let seat = 0; seat < ds.players; seat += 1) zone(ds, seat);
   info(ds, view);
   bottomCards(ds);
+  news(ds);
   meBar(ds, view, handCount);
 }

@@ -30,14 +30,34 @@ export function emptyState(variant) {
     result: null,
     redeals: 0,
     hands: null, // per-seat card ids, only when the fold is given them (replay)
+    // Set when the landlord is decided, until the first play: who won the
+    // bidding, with what, and the bottom cards, shown in the middle of the table.
+    news: null,
+    redealt: false, // this deal follows a throw-in, and nobody has bid in it yet
     last: null, // the last event applied, for captions
+    steps: 0, // events applied
   };
+}
+
+/** The bid that won the landlord: {seat, action, called} of the landlord's last bid. */
+function winningBid(s, landlord) {
+  const act = s.seatAct[landlord];
+  if (!act || act.type !== 'bid') return null;
+  return { seat: landlord, action: act.action, called: act.called };
+}
+
+/** Play begins: the bidding leaves the table. */
+function endNews(s) {
+  if (!s.news) return;
+  s.news = null;
+  s.seatAct = Array(s.players).fill(null);
 }
 
 /** Apply one event to `state` (mutated and returned). */
 export function applyEvent(state, ev, { initialHands = null } = {}) {
   const s = state;
   s.last = ev;
+  s.steps += 1;
   switch (ev.type) {
     case 'deal': {
       const keep = { redeals: s.redeals };
@@ -46,6 +66,7 @@ export function applyEvent(state, ev, { initialHands = null } = {}) {
       s.first = ev.first;
       s.toAct = ev.first;
       s.cardsLeft = [...ev.hand_sizes];
+      s.redealt = s.redeals > 0;
       if (initialHands) s.hands = initialHands.map((h) => [...h]);
       break;
     }
@@ -53,6 +74,7 @@ export function applyEvent(state, ev, { initialHands = null } = {}) {
       const called = s.called;
       s.bids.push([ev.seat, ev.action]);
       s.seatAct[ev.seat] = { type: 'bid', action: ev.action, called };
+      s.redealt = false;
       if (ev.action.startsWith('bid ')) s.highest = Number(ev.action.slice(4));
       if (ev.action === 'call') s.called = true;
       if (ev.action === 'rob') s.robs += 1;
@@ -71,9 +93,12 @@ export function applyEvent(state, ev, { initialHands = null } = {}) {
       if (ev.robs !== undefined) s.robs = ev.robs;
       s.phase = 'playing';
       s.toAct = ev.seat;
-      s.seatAct = Array(s.players).fill(null);
+      // The bids stay on the table (the deciding one above all) until the
+      // landlord's first play.
+      s.news = { seat: ev.seat, bottomIds: [...ev.bottom_ids], winning: winningBid(s, ev.seat) };
       break;
     case 'play': {
+      endNews(s);
       if (s.trickOver) {
         s.seatAct = Array(s.players).fill(null);
         s.trickOver = false;
@@ -89,11 +114,14 @@ export function applyEvent(state, ev, { initialHands = null } = {}) {
       break;
     }
     case 'pass':
+      endNews(s);
       if (s.trickOver) {
         s.seatAct = Array(s.players).fill(null);
         s.trickOver = false;
       }
-      s.seatAct[ev.seat] = { type: 'pass' };
+      // A second pass in the same trick is news too: `again` and the step
+      // number make the table draw (and pulse) it anew.
+      s.seatAct[ev.seat] = { type: 'pass', again: !!(s.seatAct[ev.seat] && s.seatAct[ev.seat].type === 'pass'), step: s.steps };
       s.toAct = next(s, ev.seat);
       break;
     case 'trick':

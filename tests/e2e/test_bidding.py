@@ -1,0 +1,142 @@
+"""The end of the bidding: the deciding bid, the landlord's name and the bottom cards stay in
+view; a throw-in is said without hiding the prompt; the duel's question follows what happened."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+
+ROUND_EVENTS = """async () => {
+  const saved = JSON.parse(localStorage.getItem('dizhu.game'));
+  const response = await fetch(`/api/games/${saved.gameId}?since=0`, { headers: { Authorization: `Bearer ${saved.token}` } });
+  return (await response.json()).events;
+}"""
+
+
+def events(table) -> list[dict]:
+    return table.page.evaluate(ROUND_EVENTS)
+
+
+def pass_until_played(table, limit: int = 40) -> None:
+    """Never bid: a computer becomes the landlord (a throw-in deals again)."""
+    for _ in range(limit):
+        table.wait("body[data-turn=me], body[data-phase=playing]")
+        if table.page.get_attribute("body", "data-phase") == "playing":
+            return
+        with table.progressing():
+            table.page.click("[data-ctl=bid-pass]")
+    raise AssertionError("the bidding never ended")
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_the_deciding_bid_the_landlord_and_the_bottom_stay_in_view(make_table, reduced):
+    table = make_table(DESKTOP)
+    if reduced:
+        table.page.emulate_media(reduced_motion="reduce")
+    table.open()
+    en = translations("en")
+    table.start("classic", "normal")
+    pass_until_played(table)
+    seen = time.monotonic()
+    # Play has not gone on yet: the news is in the middle of the table.
+    table.wait("#news:not([hidden])", timeout=1000)
+    evs = events(table)
+    landlord = next(e for e in evs if e["type"] == "landlord")
+    bids = [(e["seat"], e["action"]) for e in evs if e["type"] == "bid"]
+    assert landlord["seat"] != 0
+    name = en[f"seat.{landlord['seat']}"]
+    news = table.text("#news")
+    assert en["news.landlord"].replace("{name}", name) in news
+    label = lambda a: en["act.bid"].replace("{n}", a[4:]) if a.startswith("bid ") else en["act.no_bid"]  # noqa: E731
+    winning = [a for s, a in bids if s == landlord["seat"]][-1]
+    assert f"{name}: {label(winning)}" in news
+    # The last bid, the one that decided it, is still beside its seat; the bottom is face up.
+    seat, action = bids[-1]
+    assert table.text(f"#zone-{seat} .bubble") == label(action)
+    shown = table.page.eval_on_selector_all("#news .news-bottom .card", "els => els.map(e => Number(e.dataset.id))")
+    assert sorted(shown) == sorted(landlord["bottom_ids"])
+    # Centred on the board.
+    box = table.page.locator("#news").bounding_box()
+    board = table.page.locator("#board").bounding_box()
+    assert abs((box["x"] + box["width"] / 2) - (board["x"] + board["width"] / 2)) < 2
+    animation = table.page.eval_on_selector("#news", "el => getComputedStyle(el).animationName")
+    assert (animation == "none") == reduced
+    table.shot(f"desktop-en-landlord-news{'-reduced' if reduced else ''}")
+    # It stays long enough to read, then the landlord's lead takes over.
+    table.page.wait_for_selector("#news[hidden]", state="attached", timeout=10_000)
+    assert time.monotonic() - seen >= 1.0
+    assert table.page.locator("#board .bubble.bid").count() == 0
+
+
+def test_a_throw_in_is_said_without_hiding_the_prompt(make_table):
+    table = make_table(PHONE_PORTRAIT).open()
+    en = translations("en")
+    table.start("classic", "normal")
+    for _ in range(40):
+        table.wait_turn_or_over()
+        if table.page.get_attribute("body", "data-phase") == "bidding":
+            with table.progressing():
+                table.page.click("[data-ctl=bid-pass]")
+        if any(e["type"] == "redeal" for e in events(table)):
+            break
+        table.wait("body[data-turn=me], body[data-phase=playing]")
+        with table.progressing():
+            table.new_game_from_menu()
+    else:
+        raise AssertionError("no throw-in in 40 deals")
+    table.wait("body[data-turn=me]")
+    evs = events(table)
+    after = evs[max(i for i, e in enumerate(evs) if e["type"] == "deal") + 1:]
+    status = table.text("#status")
+    if any(e["type"] == "bid" for e in after):
+        # Someone has bid in the new deal: the throw-in is old news, the prompt is there.
+        assert en["status.redeal"] not in status and status.strip()
+    else:
+        assert en["status.redeal"] in status and en["status.bid"] in status
+        table.shot("phone-portrait-en-redeal")
+        with table.progressing():
+            table.page.click("[data-ctl=bid-pass]")
+    table.wait("body[data-turn=me], body[data-phase=playing]")
+    evs = events(table)
+    if evs[-1]["type"] == "redeal" or evs[-1]["type"] == "deal":
+        return  # thrown in again: the notice is right once more
+    assert en["status.redeal"] not in table.text("#status")
+    if table.page.get_attribute("body", "data-phase") == "playing":
+        table.wait("body[data-turn=me]")
+        assert en["status.redeal"] not in table.text("#status")
+
+
+DUEL_PROMPTS = """async (language) => {
+  const { setLanguage } = await import('/js/i18n.js');
+  const { foldEvents } = await import('/js/tablestate.js');
+  const { promptParts } = await import('/js/status.js');
+  const { setVariant } = await import('/js/format.js');
+  await setLanguage(language);
+  setVariant('duel');
+  const deal = (first) => ({ type: 'deal', first, hand_sizes: [17, 17] });
+  const text = (evs) => promptParts(foldEvents('duel', evs), true, null).map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
+  return {
+    first: text([deal(0)]),
+    called: text([deal(1), { type: 'bid', seat: 1, action: 'call' }]),
+    robbedMyCall: text([deal(0), { type: 'bid', seat: 0, action: 'call' }, { type: 'bid', seat: 1, action: 'rob' }]),
+    robbedMyRob: text([deal(1), { type: 'bid', seat: 1, action: 'call' }, { type: 'bid', seat: 0, action: 'rob' },
+                       { type: 'bid', seat: 1, action: 'rob' }]),
+  };
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "zh-Hans", "zh-Hant"])
+def test_the_duel_question_follows_what_the_opponent_did(make_table, language):
+    table = make_table(DESKTOP).open()
+    words = translations(language)
+    seen = table.page.evaluate(DUEL_PROMPTS, language)
+    name = words["seat.duel"]
+    assert seen["first"] == words["status.call"]
+    assert seen["called"] == words["status.rob"].replace("{name}", name)
+    # A rob of our call (or of our rob) is not "called": the question is whether to rob back.
+    assert seen["robbedMyCall"] == words["status.rob_back"].replace("{name}", name)
+    assert seen["robbedMyRob"] == seen["robbedMyCall"]
+    assert seen["called"] != seen["robbedMyCall"]

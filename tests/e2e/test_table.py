@@ -1,0 +1,203 @@
+"""The table while a round goes on: totals that do not give the result away, a repeated pass
+that shows, plays written as players read them, the rules page at any time."""
+
+from __future__ import annotations
+
+from .e2e_support import DESKTOP, translations
+
+# Every score the table shows while the round is not over, as one "seat scores" string per
+# change (a MutationObserver sees each step the controller renders, thinking pauses included).
+WATCH_SCORES = """() => {
+  window.scoresSeen = new Set();
+  const read = () => [...document.querySelectorAll('.seat-panel:not([hidden]) .score, #me-info .score')]
+    .map((el) => el.textContent).join('|');
+  new MutationObserver(() => {
+    if (document.body.dataset.phase !== 'over') window.scoresSeen.add(read());
+  }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+}"""
+
+LAST_PLAYER = """async () => {
+  const saved = JSON.parse(localStorage.getItem('dizhu.game'));
+  const response = await fetch(`/api/games/${saved.gameId}?since=0`, { headers: { Authorization: `Bearer ${saved.token}` } });
+  const plays = (await response.json()).events.filter((e) => e.type === 'play');
+  return plays[plays.length - 1].seat;
+}"""
+
+
+def test_the_totals_change_only_once_the_last_move_is_shown(make_table):
+    # Real pacing: each computer move comes after a pause, as a player sees it.
+    table = make_table(DESKTOP, speed=150).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.page.evaluate(WATCH_SCORES)
+    table.page.select_option("[data-ctl=interval]", "500")
+    table.page.click("[data-ctl=auto]")
+    for _ in range(4):
+        table.wait("#settle-dialog[open]", timeout=120_000)
+        seen = table.page.evaluate("[...window.scoresSeen]")
+        # One set of scores all round: the ones it started with.
+        assert len(seen) == 1, seen
+        if table.page.evaluate(LAST_PLAYER) != 0:
+            return  # a computer went out: its last play was revealed after a pause
+        table.page.evaluate("window.scoresSeen.clear()")
+        table.another_round()
+        table.wait_turn_or_over()
+        table.page.click("[data-ctl=auto]")
+    raise AssertionError("a computer never went out in four rounds")
+
+
+PLAY_ON_THE_TABLE = """async () => {
+  const { foldEvents } = await import('/js/tablestate.js');
+  const { renderTable } = await import('/js/table.js');
+  const { promptParts } = await import('/js/status.js');
+  const { setVariant, describeEvent, reasonParts } = await import('/js/format.js');
+  setVariant('classic');
+  // Mei leads 3 J J J (the engine writes it 3JJJ), then 8 K K K comes up to beat.
+  const events = [
+    { type: 'deal', first: 1, hand_sizes: [17, 17, 17] },
+    { type: 'bid', seat: 1, action: 'bid 3' },
+    { type: 'landlord', seat: 1, bottom: '567', bottom_ids: [8, 12, 16], bid: 3 },
+    { type: 'play', seat: 1, play: '3JJJ', kind: 'trio_single', cards: [0, 32, 33, 34] },
+    { type: 'pass', seat: 2 },
+  ];
+  const ds = foldEvents('classic', events);
+  renderTable({ view: { level: 'normal', totals: [0, 0, 0], round_number: 1 }, ds, thinking: null, handCount: 17 });
+  const zone = document.getElementById('zone-1');
+  const words = (parts) => parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
+  return {
+    ids: [...zone.querySelectorAll('.play-row .card')].map((el) => Number(el.dataset.id)),
+    label: zone.getAttribute('aria-label'),
+    prompt: words(promptParts(ds, true, null)),
+    chips: promptParts(ds, true, null).filter((p) => typeof p !== 'string').map((p) => [...p.querySelectorAll('.chip')].map((c) => c.textContent).join(' ')),
+    caption: describeEvent(events[3]),
+    refusal: reasonParts('too_weak', { play: '8KKK', previous: '3JJJ' }).filter((p) => typeof p !== 'string').map((p) => p.getAttribute('aria-label')),
+  };
+}"""
+
+
+def test_plays_read_body_first_then_kickers(make_table):
+    table = make_table(DESKTOP).open()
+    seen = table.page.evaluate(PLAY_ON_THE_TABLE)
+    assert seen["ids"] == [32, 33, 34, 0]  # the trio, then its kicker
+    assert seen["label"].endswith("J J J 3")
+    assert "J J J 3" in seen["chips"]
+    assert seen["caption"].endswith("J J J 3")
+    assert seen["refusal"] == ["K K K 8", "J J J 3"]
+
+
+JOKERS_SMALL = """async () => {
+  const { cardRow } = await import('/js/cardview.js');
+  const { renderCounter } = await import('/js/counter.js');
+  const row = cardRow([52, 53], 'play-row');
+  row.classList.add('zone');
+  document.body.append(row);
+  const counter = document.createElement('div');
+  renderCounter(counter, 'classic', [], []);
+  document.body.append(counter);
+  const star = (el) => {
+    const svg = [...el.querySelectorAll('svg')].find((s) => s.getBoundingClientRect().width > 0);
+    return svg ? svg.querySelector('use').getAttribute('href') : null;
+  };
+  const cards = [...row.querySelectorAll('.card')];
+  return {
+    cards: cards.map(star),
+    counter: [13, 14].map((rank) => star(counter.querySelector(`.cell[data-rank="${rank}"]`))),
+    hollow: document.querySelector('#joker-hollow path').getAttribute('fill-rule'),
+  };
+}"""
+
+
+def test_small_rows_tell_the_jokers_apart_by_shape(make_table):
+    table = make_table(DESKTOP).open()
+    seen = table.page.evaluate(JOKERS_SMALL)
+    # Small rows show no JOKER text: the star itself must differ (hollow or solid), in card
+    # rows and in the counter alike, not only its colour.
+    assert seen["cards"][0] and seen["cards"][1] and seen["cards"][0] != seen["cards"][1], seen
+    assert seen["counter"][0] != seen["counter"][1], seen
+    assert seen["hollow"] == "evenodd"
+
+
+PASS_AGAIN = """async () => {
+  const { emptyState, applyEvent } = await import('/js/tablestate.js');
+  const { renderTable } = await import('/js/table.js');
+  const { setVariant } = await import('/js/format.js');
+  setVariant('classic');
+  const ds = emptyState('classic');
+  const view = { level: 'normal', totals: [0, 0, 0], round_number: 1 };
+  const show = (ev) => { applyEvent(ds, ev); renderTable({ view, ds, thinking: null, handCount: 17 }); };
+  for (const ev of [
+    { type: 'deal', first: 1, hand_sizes: [17, 17, 17] },
+    { type: 'bid', seat: 1, action: 'bid 3' },
+    { type: 'landlord', seat: 1, bottom: '567', bottom_ids: [8, 12, 16], bid: 3 },
+    { type: 'play', seat: 1, play: '3', kind: 'single', cards: [0] },
+    { type: 'pass', seat: 2 },
+    { type: 'play', seat: 0, play: '4', kind: 'single', cards: [4] },
+  ]) show(ev);
+  const first = document.querySelector('#zone-2 .bubble');
+  first.dataset.seen = 'yes';
+  show({ type: 'play', seat: 1, play: '6', kind: 'single', cards: [13] });
+  const beforeAgain = document.querySelector('#zone-2 .bubble');
+  show({ type: 'pass', seat: 2 });  // Jun passes again in the same trick
+  const again = document.querySelector('#zone-2 .bubble');
+  return {
+    kept: beforeAgain === first,
+    redrawn: again !== first && !again.dataset.seen,
+    classes: again.className,
+    text: again.textContent,
+    animation: getComputedStyle(again).animationName,
+  };
+}"""
+
+
+def test_a_second_pass_in_the_same_trick_shows(make_table):
+    table = make_table(DESKTOP).open()
+    seen = table.page.evaluate(PASS_AGAIN)
+    assert seen["kept"]  # nothing new from Jun: the bubble stays as it was
+    assert seen["redrawn"] and "again" in seen["classes"] and seen["text"] == "Pass", seen
+    assert "again" in seen["animation"]
+    # With reduced motion the bubble does not move, but it still flashes.
+    table.page.emulate_media(reduced_motion="reduce")
+    seen = table.page.evaluate(PASS_AGAIN)
+    assert seen["animation"] == "again", seen
+
+
+def test_question_mark_opens_the_rules_once_the_round_is_over(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.page.select_option("[data-ctl=interval]", "500")
+    table.page.click("[data-ctl=auto]")
+    table.wait("#settle-dialog[open]", timeout=120_000)
+    # Over the results…
+    table.page.keyboard.press("?")
+    table.wait("#rules-dialog[open]")
+    table.page.keyboard.press("Escape")
+    table.page.wait_for_selector("#rules-dialog:not([open])", state="attached")
+    assert table.page.is_visible("#settle-dialog[open]")
+    # …and on the table behind them.
+    table.page.click("[data-ctl=view-table]")
+    table.page.keyboard.press("?")
+    table.wait("#rules-dialog[open]")
+    assert table.text("#rules-title") == translations("en")["rules.title"]
+
+
+def test_the_round_shown_is_the_round_of_this_match(make_table):
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    assert "Round 1" in table.text("#info")
+    # Dealing again throws the round in: it was never played, so it does not count.
+    with table.progressing():
+        table.new_game_from_menu()
+    table.wait_turn_or_over()
+    assert "Round 1" in table.text("#info")
+    # A new match starts from its own first round.
+    with table.progressing():
+        table.page.click("#menu-btn")
+        table.page.click("#menu-new-match")
+        table.page.click("#confirm-yes")
+    table.wait("body[data-progress^='3:']")
+    assert "Round 1" in table.text("#info")
+    table.page.click("#menu-btn")
+    table.page.click("#menu-home")
+    assert "Round 1" in table.text("#continue-info")
