@@ -110,6 +110,11 @@ export class GameApi {
     return call('POST', this.path('/hint'), { body: {}, token: this.token });
   }
 
+  /** The engine's verdict on an action, applying nothing: {legal, error}. */
+  check(action, cards) {
+    return call('POST', this.path('/check'), { body: { action, cards }, token: this.token });
+  }
+
   setLanguage(language) {
     return call('PATCH', this.path(), { body: { language }, token: this.token });
   }

@@ -12,8 +12,7 @@ import { renderTable } from './table.js';
 import { renderCounter } from './counter.js';
 import { renderStatus, promptParts } from './status.js';
 import { reasonParts, hintParts, playChips, setVariant, describeEvent, actionLabel } from './format.js';
-import { SORT_MODES } from './cards.js';
-import { countsOf, countsText, refusal } from './judge.js';
+import { SORT_MODES, notationOf } from './cards.js';
 import { setting, setSetting } from './storage.js';
 import { t } from './i18n.js';
 import { $, h } from './dom.js';
@@ -314,14 +313,19 @@ export class Game {
       this.render();
       return;
     }
-    const action = `play ${countsText(countsOf(cards))}`;
+    const action = `play ${notationOf(cards)}`;
     if (!this.obs.legal_actions.includes(action)) {
-      // Not among the plays the server offers: say why here. A refusal is an
-      // expected answer, not an error worth a request (the server would
-      // answer it with a 422, which the console reports as a failure).
-      const why = refusal(cards, this.ds.lastPlay ? this.ds.lastPlay.play : null);
-      if (why) {
-        this.message = { kind: 'error', parts: reasonParts(why.code, why.params || {}) };
+      // Not among the plays the server offers: ask the engine why (a 200 answer;
+      // /act would refuse it with a 422, which the console reports as a failure).
+      // The rules stay in one place: the page never judges cards itself.
+      let verdict = null;
+      try {
+        verdict = await this.api.check(action, cards);
+      } catch {
+        verdict = null; // could not ask: let /act give its answer
+      }
+      if (verdict && !verdict.legal) {
+        this.message = { kind: 'error', parts: reasonParts(verdict.error.code, verdict.error.params || {}) };
         this.render();
         return;
       }
