@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-__all__ = ["CreationLimit"]
+__all__ = ["CreationLimit", "take_one"]
 
 #: Buckets kept at most; the longest idle are forgotten first.  Forgetting a
 #: bucket only ever lets its client create sooner, never later.
@@ -45,13 +45,24 @@ class CreationLimit:
             return 0.0
         now = self.clock()
         tokens, at = self._buckets.pop(client, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - at) * self.rate)
-        if tokens >= 1.0:
-            tokens -= 1.0
-            wait = 0.0
-        else:
-            wait = (1.0 - tokens) / self.rate
+        tokens, wait = take_one(tokens, at, now, self.rate, self.burst)
         self._buckets[client] = (tokens, now)  # re-inserted last: dict order is least recently seen first
         if len(self._buckets) > MAX_CLIENTS:
             del self._buckets[next(iter(self._buckets))]
         return wait
+
+
+def take_one(tokens: float, at: float, now: float, rate: float, burst: int) -> tuple[float, float]:
+    """One bucket's step: refill it from ``at`` to ``now`` at ``rate`` per second
+    (up to ``burst``), then take one token if there is one.  Returns the tokens
+    left and the wait (0.0: taken; else the seconds until one would be).
+
+    >>> take_one(0.5, 0.0, 1.0, 0.25, 2)
+    (0.75, 1.0)
+    >>> take_one(0.5, 0.0, 3.0, 0.25, 2)
+    (0.25, 0.0)
+    """
+    tokens = min(float(burst), tokens + max(0.0, now - at) * rate)
+    if tokens >= 1.0:
+        return tokens - 1.0, 0.0
+    return tokens, (1.0 - tokens) / rate

@@ -10,10 +10,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Settings", "default_data_dir", "DATA_DIR_ENV", "STATIC_DIR"]
+__all__ = ["Settings", "default_data_dir", "DATA_DIR_ENV", "DATABASE_ENV", "STATIC_DIR"]
 
 #: The environment variable that chooses the data directory.
 DATA_DIR_ENV = "DIZHU_DATA_DIR"
+#: The environment variable that chooses the database (``dizhu serve --database``).
+DATABASE_ENV = "DIZHU_DATABASE"
 
 #: The browser UI's files, served at ``/``.
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -69,6 +71,13 @@ class Settings:
     #: ``create_per_minute`` (0 turns the limit off).
     create_per_minute: float = 20.0
     create_burst: int = 60
+    #: Where the games are: "" (the SQLite file in ``data_dir``), "sqlite:PATH", or a
+    #: "postgresql://" URL shared by several hosts (see docs/DEPLOY.md).
+    database: str = ""
+    #: On a shared database: connections per host, and how often a host looks
+    #: for computer turns left by a host that died (seconds).
+    database_pool: int = 8
+    resume_every: float = 2.0
 
     @property
     def db_path(self) -> Path:
