@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Iterator
 
@@ -23,3 +24,27 @@ def settings(tmp_path) -> Settings:
 def client(settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as c:
         yield c
+
+
+# ---- PostgreSQL (see pg_support.py): one throwaway server per test session, a fresh database per test
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    from .pg_support import TempPostgres, unavailable_reason
+
+    reason = unavailable_reason()
+    if reason is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the PostgreSQL tests: {reason}")  # never a silent skip in CI
+        pytest.skip(reason)
+    server = TempPostgres()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(postgres_server) -> Iterator[str]:
+    url = postgres_server.new_database()
+    yield url
+    postgres_server.drop_database(url)
