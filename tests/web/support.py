@@ -14,7 +14,7 @@ import time
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")  # see conftest.py
 
@@ -153,11 +153,11 @@ class GatedBots(BotRunner):
 # ---- a real `dizhu serve` in a subprocess
 
 
-def dizhu_serve(port: int, data_dir: Path, log: Path) -> subprocess.Popen:
+def dizhu_serve(port: int, data_dir: Path, log: Path, extra: Sequence[str] = ()) -> subprocess.Popen:
     script = Path(sys.executable).parent / "dizhu"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
     command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1",
-                "--log-level", "warning", "--no-access-log", "--create-limit", "0"]
+                "--log-level", "warning", "--no-access-log", "--create-limit", "0", *extra]
     return subprocess.Popen(command, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
 
 
@@ -168,9 +168,9 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, data_dir: Path, log: Path) -> None:
+    def __init__(self, data_dir: Path, log: Path, extra: Sequence[str] = ()) -> None:
         self.port = free_port()
-        self.process = dizhu_serve(self.port, data_dir, log)
+        self.process = dizhu_serve(self.port, data_dir, log, extra)
         self.url = f"http://127.0.0.1:{self.port}"
         self.http = httpx.Client(base_url=self.url, timeout=10)
         deadline = time.monotonic() + 30
