@@ -1,0 +1,137 @@
+"""Debian's nginx in front of two `dizhu serve` hosts on one PostgreSQL database.
+
+The test writes its own nginx configuration (the one of docs/DEPLOY.md, on
+loopback ports, everything in a temporary directory), plays a whole round
+through it with requests spread over both hosts, then kills one host and
+finishes another round through nginx, which passes the requests to the host
+still up (the request ids make the retry of a write safe).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .support import Server, free_port
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="runs Debian's nginx")
+
+NGINX = "/usr/sbin/nginx"
+
+CONFIG = """
+worker_processes 1;
+{user}
+pid {base}/nginx.pid;
+error_log {base}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    client_body_temp_path {base}/body;
+    proxy_temp_path {base}/proxy;
+    fastcgi_temp_path {base}/fastcgi;
+    uwsgi_temp_path {base}/uwsgi;
+    scgi_temp_path {base}/scgi;
+    log_format upstream '$request_method $uri $status $upstream_addr';
+    access_log {base}/access.log upstream;
+
+    upstream dizhu {{
+        server 127.0.0.1:{first} max_fails=1 fail_timeout=10s;
+        server 127.0.0.1:{second} max_fails=1 fail_timeout=10s;
+        keepalive 16;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        client_max_body_size 16k;
+        location / {{
+            proxy_pass http://dizhu;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_read_timeout 60s;
+            proxy_next_upstream error timeout http_502 non_idempotent;
+        }}
+    }}
+}}
+"""
+
+
+@pytest.fixture
+def nginx_in_front(tmp_path, pg_url):
+    if not Path(NGINX).exists():
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the nginx test: Debian's nginx is missing (scripts/setup.sh installs it)")
+        pytest.skip("Debian's nginx is not installed (scripts/setup.sh installs it)")
+    hosts = [Server(tmp_path / f"data{n}", tmp_path / f"host{n}.log", ["--database", pg_url]) for n in range(2)]
+    base = tmp_path / "nginx"
+    base.mkdir()
+    port = free_port()
+    config = base / "nginx.conf"
+    config.write_text(CONFIG.format(base=base, port=port, first=hosts[0].port, second=hosts[1].port,
+                                    user="user root;" if os.geteuid() == 0 else ""))
+    process = subprocess.Popen([NGINX, "-p", str(base), "-e", str(base / "error.log"), "-c", str(config),
+                                "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+    deadline = time.monotonic() + 15
+    while True:
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+        try:
+            if client.get("/api/health").status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, "nginx did not start"
+        time.sleep(0.05)
+    yield client, hosts, base / "access.log"
+    client.close()
+    process.terminate()
+    process.wait(10)
+    for host in hosts:
+        host.stop()
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def play_round(client: httpx.Client, game: dict, view: dict, tag: str) -> dict:
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    path = f"/api/games/{game['game_id']}/act"
+    for n in range(200):
+        obs = view["observation"]
+        if obs["phase"] == "over":
+            return view
+        body = {"action": obs["legal_actions"][-1 if obs["phase"] == "bidding" else 0],
+                "version": view["version"], "request_id": f"{tag}-{n}"}
+        response = client.post(path, headers=headers, json=body)
+        assert response.status_code == 200, response.text
+        view = response.json()
+        # a reload between moves, as the browser does after a wake-up
+        reloaded = client.get(f"/api/games/{game['game_id']}", headers=headers)
+        assert reloaded.status_code == 200 and reloaded.json()["version"] == view["version"]
+    raise AssertionError("the round did not end")
+
+
+def test_a_round_through_nginx_over_two_hosts_and_on_when_one_dies(nginx_in_front):
+    client, hosts, access_log = nginx_in_front
+    created = client.post("/api/games", json={"variant": "classic", "level": "normal"})
+    assert created.status_code == 201, created.text
+    game = created.json()
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    view = play_round(client, game, game["view"], "first")
+    assert view["observation"]["phase"] == "over"
+    used = {line.split()[-1] for line in access_log.read_text().splitlines() if "/api/games" in line}
+    assert used == {f"127.0.0.1:{h.port}" for h in hosts}  # nginx spread the round over both hosts
+
+    hosts[0].kill()  # a host dies between two requests: nginx passes them to the other
+    response = client.post(f"/api/games/{game['game_id']}/another-round", headers=headers,
+                           json={"version": view["version"], "request_id": "next"})
+    assert response.status_code == 200, response.text
+    view = play_round(client, game, response.json(), "second")
+    rounds = client.get(f"/api/games/{game['game_id']}/rounds", headers=headers).json()
+    assert rounds["total"] == 2 and rounds["rounds"][-1]["totals"] == view["totals"]
+    assert client.get("/").status_code == 200  # the UI too
