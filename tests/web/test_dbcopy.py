@@ -114,11 +114,11 @@ def test_backup_while_the_server_runs(tmp_path):
 
 
 def test_serve_takes_the_database_from_the_option_or_the_environment(monkeypatch):
-    import dizhu.web.server
     from dizhu.cli import main
+    from dizhu.web import server
 
     seen: list[Settings] = []
-    monkeypatch.setattr(dizhu.web.server, "serve", lambda settings, access_log: seen.append(settings))
+    monkeypatch.setattr(server, "serve", lambda settings, access_log: seen.append(settings))
     monkeypatch.delenv("DIZHU_DATABASE", raising=False)
     main(["serve"])
     monkeypatch.setenv("DIZHU_DATABASE", "postgresql://site@db.internal/dizhu")
