@@ -2,17 +2,24 @@
 
     python benchmarks/load.py [--players 50] [--rounds 3] [--think 0.5] [--variant both]
                               [--level normal] [--workers N] [--sync full] [--url http://host:port]
+                              [--hosts 1] [--postgres | --database postgresql://...]
 
 Starts `dizhu serve` on a temporary data directory (unless --url names a running server),
 then runs --players concurrent players.  Each creates a game against computers of --level
 (normal by default) and plays --rounds complete rounds: before each move it reads its view (GET, as a reloading
 client would), waits a think time drawn uniformly from [0, 2 x --think] seconds, and acts
-with a random legal action; after a round, "another round".  Reported:
+with a random legal action; after a round, "another round".
+
+With --hosts N, N servers share one PostgreSQL database (--database, or --postgres to start a
+throwaway one with fsync on, in a temporary directory) and each player's requests go to the
+hosts in turn, as a round-robin load balancer sends them.  Reported:
 
 - requests/s and errors (any non-2xx answer or failed connection);
 - latency p50/p90/p99/max of view reads, of human actions (the whole act request), of the
   same without the computers' thinking (the server reports that time in its
-  `Server-Timing: bots;dur=...` header), and of the computers' thinking per request.
+  `Server-Timing: bots;dur=...` header), and of the computers' thinking per request and per
+  decision (a request's thinking over the computers' actions in its answer), with its p95;
+- CPU seconds of the hosts, their bot workers and PostgreSQL.
 
 The target on a 2-core machine: 50 players, zero errors, p99 <= 50 ms for reads and for
 human actions without the computers' thinking.
@@ -49,6 +56,7 @@ class Stats:
     acts_without_bots: list[float] = field(default_factory=list)
     bots: list[float] = field(default_factory=list)
     creates: list[float] = field(default_factory=list)
+    decisions: list[float] = field(default_factory=list)
     requests: int = 0
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
@@ -81,12 +89,35 @@ def bot_seconds(response: httpx.Response) -> float:
     return float(match.group(1)) / 1000 if match else 0.0
 
 
+def computer_actions(view: dict) -> int:
+    return sum(1 for e in view["events"] if e["type"] in ("bid", "play", "pass") and e.get("seat") != 0)
+
+
+def record_thinking(stats: Stats, response: httpx.Response, elapsed: float) -> dict:
+    """The act-like answer's figures; its view."""
+    thinking = bot_seconds(response)
+    view = response.json()
+    stats.acts.append(elapsed)
+    stats.bots.append(thinking)
+    stats.acts_without_bots.append(max(0.0, elapsed - thinking))
+    decisions = computer_actions(view)
+    if decisions:
+        stats.decisions.append(thinking / decisions)
+    return view
+
+
 async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stats: Stats,
-                 start_at: float) -> None:
+                 start_at: float, hosts: list[str]) -> None:
     rng = random.Random(n)
+    turn = n  # the next request goes to hosts[turn % len(hosts)]
+
+    def at(path: str) -> str:
+        nonlocal turn
+        turn += 1
+        return hosts[turn % len(hosts)] + path
     variant = args.variant if args.variant != "both" else ("classic", "duel")[n % 2]
     await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
-    response, elapsed = await timed(stats, client, "POST", "/api/games",
+    response, elapsed = await timed(stats, client, "POST", at("/api/games"),
                                     json={"variant": variant, "level": args.level})
     if response is None:
         return
@@ -98,7 +129,7 @@ async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, st
     moves = 0
     for round_index in range(args.rounds):
         while view["observation"]["phase"] != "over":
-            response, elapsed = await timed(stats, client, "GET", base, headers=headers,
+            response, elapsed = await timed(stats, client, "GET", at(base), headers=headers,
                                             params={"since": view["event_count"]})
             if response is None:
                 return
@@ -108,26 +139,19 @@ async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, st
             legal = view["observation"]["legal_actions"]
             body = {"action": rng.choice(legal), "version": view["version"], "request_id": f"{n}-{moves}"}
             moves += 1
-            response, elapsed = await timed(stats, client, "POST", f"{base}/act", headers=headers, json=body)
+            response, elapsed = await timed(stats, client, "POST", at(f"{base}/act"), headers=headers, json=body)
             if response is None:
                 return
-            thinking = bot_seconds(response)
-            stats.acts.append(elapsed)
-            stats.bots.append(thinking)
-            stats.acts_without_bots.append(max(0.0, elapsed - thinking))
-            view = response.json()
+            view = record_thinking(stats, response, elapsed)
         stats.rounds += 1
         if round_index + 1 < args.rounds:
             body = {"version": view["version"], "request_id": f"{n}-next-{round_index}"}
             path = "new-match" if view["match_over"] else "another-round"
-            response, elapsed = await timed(stats, client, "POST", f"{base}/{path}", headers=headers, json=body)
+            response, elapsed = await timed(stats, client, "POST", at(f"{base}/{path}"), headers=headers,
+                                            json=body)
             if response is None:
                 return
-            stats.acts.append(elapsed)
-            thinking = bot_seconds(response)
-            stats.bots.append(thinking)
-            stats.acts_without_bots.append(max(0.0, elapsed - thinking))
-            view = response.json()
+            view = record_thinking(stats, response, elapsed)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -171,7 +195,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.Popen, str]:
+def start_server(args: argparse.Namespace, data_dir: Path, database: str | None) -> tuple[subprocess.Popen, str]:
     port = free_port()
     script = Path(sys.executable).parent / "dizhu"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
@@ -181,6 +205,10 @@ def start_server(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.P
                 "--create-limit", "0"]
     if args.workers is not None:
         command += ["--workers", str(args.workers)]
+    if args.bot_budget is not None:
+        command += ["--bot-budget", str(args.bot_budget)]
+    if database:
+        command += ["--database", database]
     process = subprocess.Popen(command, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -198,15 +226,23 @@ def start_server(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.P
         time.sleep(0.1)
 
 
-async def run(args: argparse.Namespace, url: str) -> Stats:
+async def run(args: argparse.Namespace, urls: list[str]) -> Stats:
     stats = Stats()
-    limits = httpx.Limits(max_connections=args.players, max_keepalive_connections=args.players)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+    connections = args.players * len(urls)
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
         now = time.perf_counter()
         # Players arrive over the first second, as they would, not all in one instant.
-        await asyncio.gather(*(player(n, client, args, stats, now + n / max(1, args.players))
+        await asyncio.gather(*(player(n, client, args, stats, now + n / max(1, args.players), urls)
                                for n in range(args.players)))
     return stats
+
+
+def postgres_cpu(server) -> float:
+    """CPU seconds of a throwaway PostgreSQL: its postmaster and every backend."""
+    pid = int((server.data / "postmaster.pid").read_text().split()[0])
+    own, children = cpu_seconds(pid)
+    return own + children
 
 
 def main() -> int:
@@ -219,41 +255,70 @@ def main() -> int:
                         help="variant of the games (default both: half classic, half duel)")
     parser.add_argument("--level", choices=["normal", "intermediate", "super-hard"], default="normal",
                         help="the computers' level (default normal)")
-    parser.add_argument("--workers", type=int, default=None, help="bot worker processes for the server")
+    parser.add_argument("--workers", type=int, default=None, help="bot worker processes for each server")
+    parser.add_argument("--bot-budget", type=float, default=None, help="the servers' --bot-budget")
     parser.add_argument("--sync", choices=["full", "normal"], default="full", help="the server's --sync")
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
+    parser.add_argument("--hosts", type=int, default=1, help="servers sharing one PostgreSQL database (default 1)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--database", default=None, metavar="URL", help="the servers' --database")
+    where.add_argument("--postgres", action="store_true",
+                       help="start a throwaway PostgreSQL server (fsync on) for the servers")
     args = parser.parse_args()
+    if args.hosts > 1 and not (args.database or args.postgres):
+        parser.error("several hosts need a shared database: --postgres or --database postgresql://...")
 
     data_dir = Path(tempfile.mkdtemp(prefix="dizhu-load-"))
-    process = None
+    processes: list[subprocess.Popen] = []
+    postgres = None
     server_cpu = None
+    database_cpu = None
     try:
+        database = args.database
+        if args.postgres:
+            sys.path.insert(0, str(ROOT))
+            from tests.web.pg_support import TempPostgres
+
+            postgres = TempPostgres(durable=True)
+            database = postgres.url
         if args.url:
-            url = args.url
+            urls = [args.url]
         else:
-            process, url = start_server(args, data_dir)
-        server_before = cpu_seconds(process.pid) if process else None
+            urls = []
+            for n in range(args.hosts):
+                process, url = start_server(args, data_dir / f"host{n}", database)
+                processes.append(process)
+                urls.append(url)
+        before = [cpu_seconds(p.pid) for p in processes]
+        database_before = postgres_cpu(postgres) if postgres else 0.0
         own_before = time.process_time()
         start = time.perf_counter()
-        stats = asyncio.run(run(args, url))
+        stats = asyncio.run(run(args, urls))
         elapsed = time.perf_counter() - start
         own_cpu = time.process_time() - own_before
-        server_cpu = None
-        if process is not None and server_before is not None:
-            after = cpu_seconds(process.pid)
-            server_cpu = (after[0] - server_before[0], after[1] - server_before[1])
+        if processes:
+            after = [cpu_seconds(p.pid) for p in processes]
+            server_cpu = (sum(a[0] - b[0] for a, b in zip(after, before)),
+                          sum(a[1] - b[1] for a, b in zip(after, before)))
+        if postgres is not None:
+            database_cpu = postgres_cpu(postgres) - database_before
     finally:
-        if process is not None:
+        for process in processes:
             process.send_signal(signal.SIGTERM)
+        for process in processes:
             try:
                 process.wait(20)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
+        if postgres is not None:
+            postgres.stop()
         shutil.rmtree(data_dir, ignore_errors=True)
 
+    storage = "SQLite" if not (args.database or args.postgres) else "PostgreSQL"
     print(f"dizhu load test: {args.players} players x {args.rounds} rounds ({args.variant}), {args.level}-level "
-          f"computers, think time mean {args.think:.2f} s, server --sync {args.sync}"
+          f"computers, think time mean {args.think:.2f} s, {args.hosts} host(s) on {storage}, server --sync {args.sync}"
           + (f", --workers {args.workers}" if args.workers is not None else "")
+          + (f", --bot-budget {args.bot_budget}" if args.bot_budget is not None else "")
           + f", {os.cpu_count()} CPUs")
     print(f"  {stats.rounds} rounds finished, {stats.requests} requests in {elapsed:.1f} s = "
           f"{stats.requests / elapsed:.1f} requests/s, errors: {stats.errors}")
@@ -263,12 +328,18 @@ def main() -> int:
     print(line("human actions (whole request)", stats.acts))
     print(line("human actions without bots", stats.acts_without_bots))
     print(line("computers' thinking per action", stats.bots))
+    print(line("computers' thinking per decision", stats.decisions))
     print(line("game creation", stats.creates))
     if stats.acts:
         print(f"  mean computers' thinking per action: {statistics.mean(stats.bots) * 1000:.1f} ms")
+    if stats.decisions:
+        p95 = percentile(stats.decisions, 95)
+        print(f"  computers' thinking per decision p95: {p95 * 1000:.1f} ms "
+              f"(<= 1 s: {'yes' if p95 <= 1.0 else 'NO'})")
     if server_cpu is not None:
-        print(f"  CPU seconds used: server {server_cpu[0]:.1f}, its bot workers {server_cpu[1]:.1f}, "
-              f"this load generator {own_cpu:.1f} (of {elapsed * (os.cpu_count() or 1):.0f} available)")
+        print(f"  CPU seconds used: servers {server_cpu[0]:.1f}, their bot workers {server_cpu[1]:.1f}, "
+              + (f"PostgreSQL {database_cpu:.1f}, " if database_cpu is not None else "")
+              + f"this load generator {own_cpu:.1f} (of {elapsed * (os.cpu_count() or 1):.0f} available)")
     met = (stats.errors == 0 and percentile(stats.reads, 99) <= 0.050
            and percentile(stats.acts_without_bots, 99) <= 0.050)
     print(f"  target (0 errors, p99 <= 50 ms for reads and for actions without bots): {'met' if met else 'NOT met'}")
