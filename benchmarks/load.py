@@ -12,7 +12,8 @@ with a random legal action; after a round, "another round".
 
 With --hosts N, N servers share one PostgreSQL database (--database, or --postgres to start a
 throwaway one with fsync on, in a temporary directory) and each player's requests go to the
-hosts in turn, as a round-robin load balancer sends them.  Reported:
+hosts in turn, as a round-robin load balancer sends them (--affinity: each player's to one host,
+as a balancer that hashes the game id sends them).  Reported:
 
 - requests/s and errors (any non-2xx answer or failed connection);
 - latency p50/p90/p99/max of view reads, of human actions (the whole act request), of the
@@ -113,7 +114,8 @@ async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, st
 
     def at(path: str) -> str:
         nonlocal turn
-        turn += 1
+        if not args.affinity:
+            turn += 1
         return hosts[turn % len(hosts)] + path
     variant = args.variant if args.variant != "both" else ("classic", "duel")[n % 2]
     await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
@@ -260,6 +262,9 @@ def main() -> int:
     parser.add_argument("--sync", choices=["full", "normal"], default="full", help="the server's --sync")
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
     parser.add_argument("--hosts", type=int, default=1, help="servers sharing one PostgreSQL database (default 1)")
+    parser.add_argument("--affinity", action="store_true",
+                        help="each player's requests all go to one host (as a balancer hashing the game id "
+                        "does), instead of to the hosts in turn")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--database", default=None, metavar="URL", help="the servers' --database")
     where.add_argument("--postgres", action="store_true",
@@ -316,7 +321,9 @@ def main() -> int:
 
     storage = "SQLite" if not (args.database or args.postgres) else "PostgreSQL"
     print(f"dizhu load test: {args.players} players x {args.rounds} rounds ({args.variant}), {args.level}-level "
-          f"computers, think time mean {args.think:.2f} s, {args.hosts} host(s) on {storage}, server --sync {args.sync}"
+          f"computers, think time mean {args.think:.2f} s, {args.hosts} host(s) on {storage}"
+          + (" (a game stays on one host)" if args.affinity and args.hosts > 1 else "")
+          + f", server --sync {args.sync}"
           + (f", --workers {args.workers}" if args.workers is not None else "")
           + (f", --bot-budget {args.bot_budget}" if args.bot_budget is not None else "")
           + f", {os.cpu_count()} CPUs")
