@@ -58,6 +58,7 @@ class Stats:
     bots: list[float] = field(default_factory=list)
     creates: list[float] = field(default_factory=list)
     decisions: list[float] = field(default_factory=list)
+    decision_count: int = 0
     requests: int = 0
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
@@ -104,6 +105,7 @@ def record_thinking(stats: Stats, response: httpx.Response, elapsed: float) -> d
     decisions = computer_actions(view)
     if decisions:
         stats.decisions.append(thinking / decisions)
+        stats.decision_count += decisions
     return view
 
 
@@ -343,6 +345,12 @@ def main() -> int:
         p95 = percentile(stats.decisions, 95)
         print(f"  computers' thinking per decision p95: {p95 * 1000:.1f} ms "
               f"(<= 1 s: {'yes' if p95 <= 1.0 else 'NO'})")
+    if server_cpu is not None and stats.decision_count:
+        print(f"  computer decisions: {stats.decision_count}, bot workers' CPU per decision: "
+              f"{server_cpu[1] / stats.decision_count * 1000:.1f} ms")
+    if server_cpu is not None and stats.requests:
+        print(f"  servers' CPU per request: {server_cpu[0] / stats.requests * 1000:.2f} ms"
+              + (f", PostgreSQL's: {database_cpu / stats.requests * 1000:.2f} ms" if database_cpu is not None else ""))
     if server_cpu is not None:
         print(f"  CPU seconds used: servers {server_cpu[0]:.1f}, their bot workers {server_cpu[1]:.1f}, "
               + (f"PostgreSQL {database_cpu:.1f}, " if database_cpu is not None else "")

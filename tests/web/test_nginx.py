@@ -1,10 +1,11 @@
 """Debian's nginx in front of two `dizhu serve` hosts on one PostgreSQL database.
 
 The test writes its own nginx configuration (the one of docs/DEPLOY.md, on
-loopback ports, everything in a temporary directory), plays a whole round
-through it with requests spread over both hosts, then kills one host and
-finishes another round through nginx, which passes the requests to the host
-still up (the request ids make the retry of a write safe).
+loopback ports, everything in a temporary directory): games are spread over
+both hosts, each game's requests go to one host; a whole round is played
+through nginx, then that game's host is killed and another round is played
+through nginx, which now sends the game to the other host (the games are in
+PostgreSQL; the request ids make passing a write on safe).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="runs Debian's n
 
 NGINX = "/usr/sbin/nginx"
 
+# The configuration of docs/DEPLOY.md, with this test's paths and ports.
 CONFIG = """
 worker_processes 1;
 {user}
@@ -41,9 +43,14 @@ http {{
     access_log {base}/access.log upstream;
 
     upstream dizhu {{
+        hash $dizhu_game consistent;
         server 127.0.0.1:{first} max_fails=1 fail_timeout=10s;
         server 127.0.0.1:{second} max_fails=1 fail_timeout=10s;
-        keepalive 16;
+        keepalive 32;
+    }}
+    map $uri $dizhu_game {{
+        "~^/api/games/(?<game>[A-Za-z0-9_-]{{22}})"  $game;
+        default                                    $remote_addr;
     }}
     server {{
         listen 127.0.0.1:{port};
@@ -116,22 +123,41 @@ def play_round(client: httpx.Client, game: dict, view: dict, tag: str) -> dict:
     raise AssertionError("the round did not end")
 
 
-def test_a_round_through_nginx_over_two_hosts_and_on_when_one_dies(nginx_in_front):
+def upstreams(access_log: Path, game_id: str) -> set[str]:
+    """The hosts nginx sent this game's requests to."""
+    return {line.split()[-1] for line in access_log.read_text().splitlines() if f"/api/games/{game_id}" in line}
+
+
+def test_rounds_through_nginx_each_game_on_one_host_and_on_when_that_host_dies(nginx_in_front):
     client, hosts, access_log = nginx_in_front
-    created = client.post("/api/games", json={"variant": "classic", "level": "normal"})
-    assert created.status_code == 201, created.text
-    game = created.json()
+    addresses = {f"127.0.0.1:{h.port}": h for h in hosts}
+    games: dict[str, dict] = {}  # host address -> a game nginx keeps there
+    for _ in range(40):
+        created = client.post("/api/games", json={"variant": "classic", "level": "normal"})
+        assert created.status_code == 201, created.text
+        game = created.json()
+        assert client.get(f"/api/games/{game['game_id']}",
+                          headers={"Authorization": f"Bearer {game['token']}"}).status_code == 200
+        (where,) = upstreams(access_log, game["game_id"])
+        games.setdefault(where, game)
+        if len(games) == 2:
+            break
+    assert set(games) == set(addresses)  # the games are spread over both hosts
+
+    where, game = next(iter(games.items()))
     headers = {"Authorization": f"Bearer {game['token']}"}
     view = play_round(client, game, game["view"], "first")
     assert view["observation"]["phase"] == "over"
-    used = {line.split()[-1] for line in access_log.read_text().splitlines() if "/api/games" in line}
-    assert used == {f"127.0.0.1:{h.port}" for h in hosts}  # nginx spread the round over both hosts
+    assert upstreams(access_log, game["game_id"]) == {where}  # one game, one host: its caches stay warm
 
-    hosts[0].kill()  # a host dies between two requests: nginx passes them to the other
+    addresses[where].kill()  # that host dies between two requests: nginx sends the game to the other
     response = client.post(f"/api/games/{game['game_id']}/another-round", headers=headers,
                            json={"version": view["version"], "request_id": "next"})
     assert response.status_code == 200, response.text
     view = play_round(client, game, response.json(), "second")
+    assert view["observation"]["phase"] == "over"
     rounds = client.get(f"/api/games/{game['game_id']}/rounds", headers=headers).json()
     assert rounds["total"] == 2 and rounds["rounds"][-1]["totals"] == view["totals"]
+    other = next(a for a in addresses if a != where)
+    assert other in upstreams(access_log, game["game_id"])
     assert client.get("/").status_code == 200  # the UI too

@@ -321,3 +321,34 @@ def test_retention_prunes_through_the_server(backend, tmp_path):
         assert response.status_code == 404 and response.json()["error"]["code"] == "unknown_game"
         assert fresh.get().status_code == 200
 
+
+
+# ---- claims across hosts (PostgreSQL only: one SQLite host needs none)
+
+
+def test_claims_keep_other_hosts_out_and_survive_a_lost_connection(pg_url):
+    import psycopg
+
+    from dizhu.web.pg_store import AdvisoryClaims
+
+    async def scenario() -> None:
+        mine, theirs = AdvisoryClaims(pg_url), AdvisoryClaims(pg_url)
+        try:
+            assert await mine.claim("a" * 22) and await mine.claim("b" * 22)
+            assert not await theirs.claim("a" * 22)  # another host: kept out, without waiting
+            mine.release("a" * 22)
+            assert await mine.claim("c" * 22)  # queued behind the release: it is done
+            assert await theirs.claim("a" * 22)
+            theirs.release("a" * 22)
+            # the claims connection is cut (a database restart, a network cut): the next call
+            # reconnects and takes back the claims still in use
+            with psycopg.connect(pg_url, autocommit=True) as admin:
+                admin.execute("SELECT pg_terminate_backend(%s)", (mine._db.info.backend_pid,))
+            assert await mine.claim("d" * 22)
+            assert not await theirs.claim("b" * 22) and not await theirs.claim("c" * 22)
+        finally:
+            mine.close()
+        assert await theirs.claim("b" * 22)  # closing released everything
+        theirs.close()
+
+    asyncio.run(scenario())
