@@ -387,7 +387,12 @@ class AdvisoryClaims:
     def close(self) -> None:
         def disconnect() -> None:
             if self._db is not None:
+                # Closing alone would free the locks only once the server has seen the socket
+                # close; unlocking first frees them before this returns.
+                with contextlib.suppress(psycopg.Error):
+                    self._db.execute("SELECT pg_advisory_unlock_all()")
                 self._db.close()
+            self._held.clear()
 
         self._thread.submit(disconnect).result()
         self._thread.shutdown(wait=True)
