@@ -58,6 +58,12 @@ def _non_negative(text: str) -> float:
     return value
 
 
+def _database(text: str) -> str:
+    if not text.startswith(("sqlite:", "postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError("must be sqlite:PATH or postgresql://...")
+    return text
+
+
 def _positive(text: str) -> float:
     value = float(text)
     if not value > 0:
@@ -93,7 +99,7 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                        "(default: 20; 0: no limit)")
     serve.add_argument("--create-burst", type=_count, default=60, metavar="N",
                        help="new games one client address may create at once (default: 60)")
-    serve.add_argument("--database", default=None, metavar="URL",
+    serve.add_argument("--database", type=_database, default=None, metavar="URL",
                        help="where the games are: a postgresql://user@host/db URL shared by several hosts "
                        "(docs/DEPLOY.md), or sqlite:PATH (default: $DIZHU_DATABASE, else the SQLite file "
                        "in the data directory)")
@@ -141,9 +147,9 @@ def _add_db(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
         "copy", help="copy every game from one database to another",
         description="Copy every game, finished round and remembered request into an empty database, "
         "then check that both hold the same rows. Stop the servers on the source first.")
-    copy.add_argument("--from", dest="source", required=True, metavar="URL",
+    copy.add_argument("--from", dest="source", type=_database, required=True, metavar="URL",
                       help="sqlite:PATH or postgresql://...")
-    copy.add_argument("--to", dest="target", required=True, metavar="URL",
+    copy.add_argument("--to", dest="target", type=_database, required=True, metavar="URL",
                       help="sqlite:PATH or postgresql://... (must hold no games)")
     copy.set_defaults(func=_db_copy)
     backup = actions.add_parser(
@@ -153,7 +159,7 @@ def _add_db(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
     backup.add_argument("--to", type=Path, required=True, metavar="FILE", help="the new backup file")
     backup.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
                         help="the server's data directory (default: as dizhu serve)")
-    backup.add_argument("--database", default=None, metavar="URL",
+    backup.add_argument("--database", type=_database, default=None, metavar="URL",
                         help="sqlite:PATH instead of the data directory's file")
     backup.set_defaults(func=_db_backup)
 

@@ -135,3 +135,15 @@ def test_an_unknown_database_address_is_refused(tmp_path):
 
     with pytest.raises(ValueError, match="sqlite:PATH or postgresql"):
         open_database(Settings(data_dir=tmp_path, database="mysql://x/y"))
+
+
+def test_database_addresses_are_checked_and_passwords_never_logged():
+    from dizhu.cli import build_parser
+    from dizhu.web.database import describe
+
+    for bad in (["serve", "--database", "mysql://x/y"], ["db", "copy", "--from", "/tmp/a.sqlite", "--to", "sqlite:b"]):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(bad)
+    shown = describe("postgresql://site:hunter2@db.internal:5433/dizhu")
+    assert "hunter2" not in shown and "db.internal" in shown and "5433" in shown
+    assert describe("sqlite:/srv/g.sqlite") == "SQLite file /srv/g.sqlite"
