@@ -68,11 +68,11 @@ class TempPostgres:
                     "max_connections": "200", "log_min_messages": "warning"}
         if not durable:
             settings.update(fsync="off", synchronous_commit="off", full_page_writes="off")
-        options = " ".join(f"-c {key}={value}" for key, value in settings.items())
+        self._options = " ".join(f"-c {key}={value}" for key, value in settings.items())
         try:
             self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8",
                       "--locale=C", "--no-sync")
-            self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "-o", options, "start")
+            self._pg_ctl("start")
         except BaseException:
             shutil.rmtree(self.base, ignore_errors=True)
             raise
@@ -84,6 +84,14 @@ class TempPostgres:
         if result.returncode != 0:
             log = self.log.read_text() if self.log.exists() else ""
             raise RuntimeError(f"{program} failed: {result.stdout}\n{result.stderr}\n{log}")
+
+    def _pg_ctl(self, command: str) -> None:
+        # -l: the server's output goes to its log, never to a pipe of ours that would then stay open.
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "-o", self._options, command)
+
+    def restart(self) -> None:
+        """Stop (closing every connection) and start again on the same port."""
+        self._pg_ctl("restart")
 
     def database_url(self, name: str) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"

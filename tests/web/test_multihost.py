@@ -192,3 +192,33 @@ def _gone(pid: int, wait: float = 10.0) -> bool:
             return False
         time.sleep(0.1)
     return True
+
+
+def test_hosts_go_on_when_the_database_restarts(tmp_path):
+    from .pg_support import TempPostgres
+
+    database = TempPostgres()  # its own server: the restart must not touch the other tests' databases
+    try:
+        url = database.new_database()
+        a, b = (Server(tmp_path / f"data{n}", tmp_path / f"host{n}.log", ["--database", url]) for n in range(2))
+        try:
+            game = a.http.post("/api/games", json={"variant": "duel", "level": "normal"}).json()
+            view = game["view"]
+            database.restart()  # every connection of both hosts, their claims' too, is now broken
+            for host in (a, b):
+                assert full_view(host, game)["version"] == view["version"]  # reads: no error at all
+            path = f"/api/games/{game['game_id']}/act"
+            for n in range(4):
+                host = (b, a)[n % 2]
+                body = body_for(view, f"after-restart-{n}")
+                response = host.http.post(path, headers=auth(game), json=body)
+                if response.status_code == 500:  # a write cut by the restart: its retry is safe
+                    response = host.http.post(path, headers=auth(game), json=body)
+                assert response.status_code == 200, response.text
+                view = response.json()
+            assert len(human_actions(full_view(a, game))) == 4
+        finally:
+            a.stop()
+            b.stop()
+    finally:
+        database.stop()

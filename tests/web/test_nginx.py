@@ -47,6 +47,7 @@ http {{
         server 127.0.0.1:{first} max_fails=1 fail_timeout=10s;
         server 127.0.0.1:{second} max_fails=1 fail_timeout=10s;
         keepalive 32;
+        keepalive_timeout 4s;
     }}
     map $uri $dizhu_game {{
         "~^/api/games/(?<game>[A-Za-z0-9_-]{{22}})"  $game;
@@ -148,7 +149,8 @@ def test_rounds_through_nginx_each_game_on_one_host_and_on_when_that_host_dies(n
     headers = {"Authorization": f"Bearer {game['token']}"}
     view = play_round(client, game, game["view"], "first")
     assert view["observation"]["phase"] == "over"
-    assert upstreams(access_log, game["game_id"]) == {where}  # one game, one host: its caches stay warm
+    # one game, one host: its caches stay warm
+    assert upstreams(access_log, game["game_id"]) == {where}, (access_log.parent / "error.log").read_text()
 
     addresses[where].kill()  # that host dies between two requests: nginx sends the game to the other
     response = client.post(f"/api/games/{game['game_id']}/another-round", headers=headers,

@@ -55,8 +55,8 @@ class GameClaims(Protocol):
     async def claim(self, game_id: str) -> bool:
         """True if this host may work on the game now (no other host is)."""
 
-    def release(self, game_id: str) -> None:
-        """Give back a claim taken."""
+    async def release(self, game_id: str) -> None:
+        """Give back a claim taken (done when this returns)."""
 
     def close(self) -> None:
         """Release everything."""
@@ -70,7 +70,7 @@ class LocalClaims:
     async def claim(self, game_id: str) -> bool:
         return True
 
-    def release(self, game_id: str) -> None:
+    async def release(self, game_id: str) -> None:
         pass
 
     def close(self) -> None:

@@ -24,7 +24,7 @@ import contextlib
 import json
 import logging
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -95,6 +95,28 @@ _GAME_COLUMNS = ("id, token_hash, variant, level, language, bot_seed, version, s
 
 #: The database's clock in epoch seconds: every host reads the same one.
 _DB_NOW = "extract(epoch FROM clock_timestamp())::float8"
+
+
+_T = TypeVar("_T")
+
+
+def _read_again_once(read: Callable[..., _T]) -> Callable[..., _T]:
+    """A read that meets a broken connection (the database restarted since the
+    pool opened it) runs once more, on a fresh one.  Reads only: a write cut off may have committed, and its
+    client's retry (same request id) is the safe way to find out."""
+
+    def again(self: "PostgresStore", *args: Any) -> _T:
+        try:
+            return read(self, *args)
+        except psycopg.OperationalError:
+            if self._batch is not None:
+                raise
+            log.warning("a database connection was broken; reading again on another")
+            self._pool.check()  # the idle ones are likely broken too: replace them all now
+            return read(self, *args)
+
+    again.__name__, again.__doc__ = read.__name__, read.__doc__
+    return again
 
 
 def hide_password(url: str) -> str:
@@ -185,11 +207,13 @@ class PostgresStore:
             conn.execute(f"INSERT INTO games ({_GAME_COLUMNS}) VALUES ({', '.join(['%s'] * 12)})",
                          _game_row(record))
 
+    @_read_again_once
     def load(self, game_id: str) -> GameRecord | None:
         with self._conn() as conn:
             row = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = %s", (game_id,)).fetchone()
         return None if row is None else GameRecord(*row)
 
+    @_read_again_once
     def load_for_write(self, game_id: str, request_id: str) -> tuple[GameRecord | None, RequestEntry | None]:
         # One statement: one snapshot and one round trip for both.
         columns = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
@@ -258,6 +282,7 @@ class PostgresStore:
         with self._tx() as conn:
             conn.execute("UPDATE games SET language = %s, updated_at = %s WHERE id = %s", (language, now, game_id))
 
+    @_read_again_once
     def request(self, game_id: str, request_id: str) -> RequestEntry | None:
         with self._conn() as conn:
             row = conn.execute(
@@ -265,6 +290,7 @@ class PostgresStore:
                 "WHERE game_id = %s AND request_id = %s", (game_id, request_id)).fetchone()
         return None if row is None else RequestEntry(*row)
 
+    @_read_again_once
     def rounds(self, game_id: str, offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
         with self._conn() as conn:
             rows = conn.execute(
@@ -272,6 +298,7 @@ class PostgresStore:
                 (game_id, limit, offset)).fetchall()
         return [{**json.loads(payload), "match": match_no} for match_no, payload in rows]
 
+    @_read_again_once
     def rounds_page(self, game_id: str, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         # One statement, one snapshot: the total always counts the page's rounds.
         with self._conn() as conn:
@@ -285,6 +312,7 @@ class PostgresStore:
         page = [{**json.loads(payload), "match": match_no} for _, match_no, payload in rows if payload is not None]
         return page, total
 
+    @_read_again_once
     def pending_games(self) -> list[str]:
         """Games where a computer is to act and no host holds the game's claim
         (a live host is finishing those itself)."""
@@ -379,10 +407,12 @@ class AdvisoryClaims:
         """Take the game if no other host has it (never waits for one that does)."""
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._claim, game_id)
 
-    def release(self, game_id: str) -> None:
-        """Give the game back.  Queued, not awaited: a cancelled request must
-        still release, and a later claim on this host queues behind it."""
-        self._thread.submit(self._release, game_id)
+    async def release(self, game_id: str) -> None:
+        """Give the game back, before the answer goes out (so that the client's
+        next request, to whichever host, finds the game free).  Submitted at
+        once: it runs even if the request is cancelled while it waits."""
+        done = self._thread.submit(self._release, game_id)
+        await asyncio.shield(asyncio.wrap_future(done))
 
     def close(self) -> None:
         def disconnect() -> None:

@@ -153,7 +153,7 @@ class GameService:
             yield held
         finally:
             if held:
-                self.claims.release(game_id)
+                await self.claims.release(game_id)
 
     def _match(self, session: _Session, record: GameRecord) -> Match:
         """The live match at the record's version (under the lock only)."""
