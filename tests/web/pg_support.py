@@ -18,7 +18,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-__all__ = ["TempPostgres", "find_bindir", "unavailable_reason"]
+__all__ = ["TempPostgres", "find_bindir", "unavailable_reason", "missing"]
 
 _names = itertools.count()
 
@@ -36,6 +36,17 @@ def unavailable_reason() -> str | None:
     if os.geteuid() == 0 and shutil.which("runuser") is None:
         return "running as root without runuser: cannot start PostgreSQL as its own user"
     return None
+
+
+def missing(what: str) -> None:
+    """A service the tests need is not here: in CI (``CI`` set) that fails the
+    test, so that a broken set-up can never pass as skipped tests; elsewhere
+    the test is skipped."""
+    import pytest
+
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run this test: {what}")
+    pytest.skip(what)
 
 
 def _free_port() -> int:

@@ -147,3 +147,14 @@ def test_database_addresses_are_checked_and_passwords_never_logged():
     shown = describe("postgresql://site:hunter2@db.internal:5433/dizhu")
     assert "hunter2" not in shown and "db.internal" in shown and "5433" in shown
     assert describe("sqlite:/srv/g.sqlite") == "SQLite file /srv/g.sqlite"
+
+
+def test_a_missing_database_or_nginx_fails_in_ci_and_skips_elsewhere(monkeypatch):
+    from .pg_support import missing
+
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI must run this test"):
+        missing("no PostgreSQL here")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception):
+        missing("no PostgreSQL here")
