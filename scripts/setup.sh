@@ -36,5 +36,11 @@ setup_site_services() {
     if [ "$(id -u)" != "0" ]; then sudo="sudo"; fi
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    # The package starts its own nginx on port 80 of every interface where services may start:
+    # the tests need none of it (they run their own on loopback).
+    if [[ " ${missing[*]} " == *" nginx "* ]] && command -v systemctl >/dev/null \
+        && systemctl is-active --quiet nginx 2>/dev/null; then
+      $sudo systemctl disable --now nginx >/dev/null 2>&1 || true
+    fi
   fi
 }
