@@ -25,3 +25,23 @@ setup_chromium() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
   fi
 }
+
+# Debian's PostgreSQL server and nginx for the tests of several hosts on one database behind a
+# load balancer (the tests start their own throwaway servers on loopback; nothing is configured).
+setup_site_services() {
+  local missing=()
+  if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then missing+=(postgresql); fi
+  if [ ! -x /usr/sbin/nginx ]; then missing+=(nginx); fi
+  if [ "${#missing[@]}" -gt 0 ]; then
+    local sudo=""
+    if [ "$(id -u)" != "0" ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    # The package starts its own nginx on port 80 of every interface where services may start:
+    # the tests need none of it (they run their own on loopback).
+    if [[ " ${missing[*]} " == *" nginx "* ]] && command -v systemctl >/dev/null \
+        && systemctl is-active --quiet nginx 2>/dev/null; then
+      $sudo systemctl disable --now nginx >/dev/null 2>&1 || true
+    fi
+  fi
+}

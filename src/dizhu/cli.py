@@ -32,7 +32,7 @@ def _serve(args: argparse.Namespace) -> int:
               "pip install 'dizhu[web]'", file=sys.stderr)
         return 2
     from .web.server import serve
-    from .web.settings import Settings, default_data_dir
+    from .web.settings import DATABASE_ENV, Settings, default_data_dir
 
     settings = Settings(
         data_dir=args.data_dir or default_data_dir(),
@@ -56,6 +56,7 @@ def _serve(args: argparse.Namespace) -> int:
         client_connections=args.client_connections,
         forwarded_allow_ips=args.forwarded_allow_ips,
         pace=args.pace,
+        database=args.database or os.environ.get(DATABASE_ENV, ""),
     )
     serve(settings, access_log=not args.no_access_log)
     return 0
@@ -73,6 +74,12 @@ def _non_negative(text: str) -> float:
     if not value >= 0:
         raise argparse.ArgumentTypeError("must be 0 or more")
     return value
+
+
+def _database(text: str) -> str:
+    if not text.startswith(("sqlite:", "postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError("must be sqlite:PATH or postgresql://...")
+    return text
 
 
 def _positive(text: str) -> float:
@@ -144,10 +151,69 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
                        help="comma-separated addresses of reverse proxies whose X-Forwarded-For is believed "
                        "(default: none; behind a proxy on this machine: 127.0.0.1)")
+    serve.add_argument("--database", type=_database, default=None, metavar="URL",
+                       help="where the games are: a postgresql://user@host/db URL shared by several hosts "
+                       "(docs/DEPLOY.md), or sqlite:PATH (default: $DIZHU_DATABASE, else the SQLite file "
+                       "in the data directory)")
     serve.add_argument("--log-level", choices=["critical", "error", "warning", "info", "debug"],
                        default="info", help="least important messages to log (default: info)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
     serve.set_defaults(func=_serve)
+
+
+def _db_copy(args: argparse.Namespace) -> int:
+    from .web.dbcopy import CopyError, copy_games
+
+    try:
+        report = copy_games(args.source, args.target)
+    except CopyError as exc:
+        print(f"dizhu db copy: {exc}", file=sys.stderr)
+        return 1
+    counts = ", ".join(f"{n} {table}" for table, n in report.rows.items())
+    print(f"copied {counts}; the target holds exactly the source's rows")
+    return 0
+
+
+def _db_backup(args: argparse.Namespace) -> int:
+    from .web.database import is_postgres, sqlite_path
+    from .web.dbcopy import CopyError, backup_sqlite
+    from .web.settings import DATABASE_ENV, default_data_dir
+
+    database = args.database or os.environ.get(DATABASE_ENV, "")
+    if is_postgres(database):
+        print("dizhu db backup: back a PostgreSQL database up with pg_dump (docs/DEPLOY.md)", file=sys.stderr)
+        return 1
+    try:
+        games = backup_sqlite(sqlite_path(database, args.data_dir or default_data_dir()), args.to)
+    except CopyError as exc:
+        print(f"dizhu db backup: {exc}", file=sys.stderr)
+        return 1
+    print(f"backed up {games} games to {args.to}")
+    return 0
+
+
+def _add_db(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    db = commands.add_parser("db", help="copy the games to another database, or back them up")
+    actions = db.add_subparsers(dest="db_command", required=True)
+    copy = actions.add_parser(
+        "copy", help="copy every game from one database to another",
+        description="Copy every game, finished round and remembered request into an empty database, "
+        "then check that both hold the same rows. Stop the servers on the source first.")
+    copy.add_argument("--from", dest="source", type=_database, required=True, metavar="URL",
+                      help="sqlite:PATH or postgresql://...")
+    copy.add_argument("--to", dest="target", type=_database, required=True, metavar="URL",
+                      help="sqlite:PATH or postgresql://... (must hold no games)")
+    copy.set_defaults(func=_db_copy)
+    backup = actions.add_parser(
+        "backup", help="back the SQLite database up into a new file, while the server runs",
+        description="SQLite's online backup: a consistent copy even while a server writes. "
+        "For PostgreSQL use pg_dump.")
+    backup.add_argument("--to", type=Path, required=True, metavar="FILE", help="the new backup file")
+    backup.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
+                        help="the server's data directory (default: as dizhu serve)")
+    backup.add_argument("--database", type=_database, default=None, metavar="URL",
+                        help="sqlite:PATH instead of the data directory's file")
+    backup.set_defaults(func=_db_backup)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -220,6 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     deal.add_argument("--variant", default="classic", choices=["classic", "duel"])
     deal.set_defaults(func=_deal)
     _add_serve(commands)
+    _add_db(commands)
     _add_tools(commands)
     return parser
 

@@ -23,3 +23,25 @@ def settings(tmp_path) -> Settings:
 def client(settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as c:
         yield c
+
+
+# ---- PostgreSQL (see pg_support.py): one throwaway server per test session, a fresh database per test
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    from .pg_support import TempPostgres, missing, unavailable_reason
+
+    reason = unavailable_reason()
+    if reason is not None:
+        missing(reason)  # fails in CI: never a silent skip there
+    server = TempPostgres()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(postgres_server) -> Iterator[str]:
+    url = postgres_server.new_database()
+    yield url
+    postgres_server.drop_database(url)

@@ -14,7 +14,7 @@ import time
 import warnings
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")  # see conftest.py
 
@@ -153,7 +153,7 @@ class GatedBots(BotRunner):
 # ---- a real `dizhu serve` in a subprocess
 
 
-def dizhu_serve(port: int, data_dir: Path, log: Path, extra: tuple[str, ...] = ()) -> subprocess.Popen:
+def dizhu_serve(port: int, data_dir: Path, log: Path, extra: Sequence[str] = ()) -> subprocess.Popen:
     script = Path(sys.executable).parent / "dizhu"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
     command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1",
@@ -168,7 +168,7 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, data_dir: Path, log: Path, *extra: str) -> None:
+    def __init__(self, data_dir: Path, log: Path, extra: Sequence[str] = ()) -> None:
         self.port = free_port()
         self.process = dizhu_serve(self.port, data_dir, log, extra)
         self.url = f"http://127.0.0.1:{self.port}"

@@ -31,8 +31,8 @@ def _read_all(s: socket.socket, limit: float = 10.0) -> bytes:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     root = tmp_path_factory.mktemp("limits")
-    server = Server(root / "data", root / "server.log", "--header-timeout", "1", "--keep-alive", "1",
-                    "--client-connections", "8", "--max-header-bytes", "8192")
+    server = Server(root / "data", root / "server.log", ["--header-timeout", "1", "--keep-alive", "1",
+                                                         "--client-connections", "8", "--max-header-bytes", "8192"])
     yield server
     server.stop()
 
@@ -113,7 +113,7 @@ def test_one_address_holds_a_bounded_number_of_connections(server):
 
 
 def test_forwarding_headers_are_not_believed_by_default(tmp_path):
-    server = Server(tmp_path / "data", tmp_path / "server.log", "--create-limit", "60", "--create-burst", "2")
+    server = Server(tmp_path / "data", tmp_path / "server.log", ["--create-limit", "60", "--create-burst", "2"])
     try:
         statuses = []
         for n in range(6):
@@ -125,8 +125,8 @@ def test_forwarding_headers_are_not_believed_by_default(tmp_path):
 
 
 def test_forwarding_headers_are_believed_from_a_named_proxy(tmp_path):
-    server = Server(tmp_path / "data", tmp_path / "server.log", "--create-limit", "60", "--create-burst", "2",
-                    "--forwarded-allow-ips", "127.0.0.1")
+    server = Server(tmp_path / "data", tmp_path / "server.log", ["--create-limit", "60", "--create-burst", "2",
+                                                                 "--forwarded-allow-ips", "127.0.0.1"])
     try:
         statuses = [server.http.post("/api/games", json={}, headers={"X-Forwarded-For": f"203.0.113.{n}"})
                     .status_code for n in range(4)]

@@ -27,13 +27,12 @@ from .botpool import BotRunner
 from .errors import UI_ROUTE, ApiError, allowed_methods, install_handlers
 from .logs import log_failure
 from .middleware import BodyLimit, HeadAsGet, SafetyNet, SecurityHeaders
-from .ratelimit import TokenBuckets
 from .schemas import Act, Check, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds
 from .schemas import RoundsQuery, Step, Verdict, View, ViewQuery
 from .schemas import Settings as SettingsBody
 from .service import GameService, Reply
+from .database import open_database
 from .settings import Settings
-from .sqlite_store import SQLiteStore
 from .store import AsyncStore
 
 __all__ = ["create_app"]
@@ -116,7 +115,9 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = AsyncStore(lambda: SQLiteStore(settings.db_path, settings.sync, settings.rounds_kept))
+        database = open_database(settings)
+        store = database.store
+        app.state.creation_limit = database.creation_limit
         runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout,
                                    quick_workers=settings.quick_workers)
         # The workers start while this process builds the engine's move tables (half a
@@ -124,9 +125,10 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         starting = asyncio.create_task(runner.start())
         await asyncio.to_thread(play_table)
         await starting
-        service = GameService(settings, store, runner)
+        service = GameService(settings, store, runner, claims=database.claims)
         app.state.service = service
-        jobs = [asyncio.create_task(_resume(service)), asyncio.create_task(_prune_forever(service, settings)),
+        jobs = [asyncio.create_task(_resume(service, database.resume_every)),
+                asyncio.create_task(_prune_forever(service, settings)),
                 asyncio.create_task(_maintain_forever(store))]
         try:
             yield
@@ -135,7 +137,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
                 job.cancel()
             await asyncio.gather(*jobs, return_exceptions=True)
             runner.close()
-            store.close()
+            database.close()
 
     app = FastAPI(
         title="dizhu",
@@ -161,13 +163,11 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         """The server is up."""
         return {"status": "ok"}
 
-    creation_limit = TokenBuckets(settings.create_per_minute, settings.create_burst)
-
     @app.post("/api/games", status_code=201, response_model=Created, tags=["games"],
               responses={**_errors(400, 413, 422), 429: {"model": ErrorBody, "description": _CREATE_LIMITED}})
     async def create_game(request: Request, body: CreateGame, client: Client) -> Response:
         """Create a game: deal the first round and let the computers bid if they speak first."""
-        wait = creation_limit.wait(client)
+        wait = await request.app.state.creation_limit.wait(client)
         if wait > 0:
             seconds = math.ceil(wait)
             raise ApiError(429, "too_many_games", f"too many new games from this address: try again in {seconds} s",
@@ -302,13 +302,19 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
     return app
 
 
-async def _resume(service: GameService) -> None:
-    try:
-        count = await service.resume_pending()
-        if count:
-            log.info("resumed %d games interrupted mid-turn", count)
-    except Exception as exc:  # noqa: BLE001 - start-up must go on
-        log_failure(log, "resuming interrupted games failed", exc)
+async def _resume(service: GameService, every: float | None) -> None:
+    """Finish the computer turns a crash interrupted: at start-up, and every
+    ``every`` seconds when other hosts (which may die) share the database."""
+    while True:
+        try:
+            count = await service.resume_pending()
+            if count:
+                log.info("resumed %d games interrupted mid-turn", count)
+        except Exception as exc:  # noqa: BLE001 - start-up must go on
+            log_failure(log, "resuming interrupted games failed", exc)
+        if every is None:
+            return
+        await asyncio.sleep(every)
 
 
 async def _prune_forever(service: GameService, settings: Settings) -> None:

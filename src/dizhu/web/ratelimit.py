@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-__all__ = ["TokenBuckets"]
+__all__ = ["TokenBuckets", "take_one"]
 
 #: Buckets kept at most; the longest idle are forgotten first.  Forgetting a
 #: bucket only ever lets its client create sooner, never later.
@@ -48,13 +48,25 @@ class TokenBuckets:
         cost = min(cost, float(self.burst))
         now = self.clock()
         tokens, at = self._buckets.pop(client, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - at) * self.rate)
-        if tokens >= cost:
-            tokens -= cost
-            wait = 0.0
-        else:
-            wait = (cost - tokens) / self.rate
+        tokens, wait = take_one(tokens, at, now, self.rate, self.burst, cost)
         self._buckets[client] = (tokens, now)  # re-inserted last: dict order is least recently seen first
         if len(self._buckets) > MAX_CLIENTS:
             del self._buckets[next(iter(self._buckets))]
         return wait
+
+
+def take_one(tokens: float, at: float, now: float, rate: float, burst: int,
+             cost: float = 1.0) -> tuple[float, float]:
+    """One bucket's step: refill it from ``at`` to ``now`` at ``rate`` per second
+    (up to ``burst``), then take ``cost`` tokens if there are that many.  Returns
+    the tokens left and the wait (0.0: taken; else the seconds until they would be).
+
+    >>> take_one(0.5, 0.0, 1.0, 0.25, 2)
+    (0.75, 1.0)
+    >>> take_one(0.5, 0.0, 3.0, 0.25, 2)
+    (0.25, 0.0)
+    """
+    tokens = min(float(burst), tokens + max(0.0, now - at) * rate)
+    if tokens >= cost:
+        return tokens - cost, 0.0
+    return tokens, (cost - tokens) / rate

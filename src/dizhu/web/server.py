@@ -33,6 +33,10 @@ def serve(settings: Settings, *, access_log: bool = True) -> None:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("dizhu").setLevel(level)
     logging.getLogger("dizhu").info("data directory: %s", settings.data_dir)
+    if settings.database:
+        from .database import describe
+
+        logging.getLogger("dizhu").info("database: %s", describe(settings.database))
     proxies = settings.forwarded_allow_ips
     config = uvicorn.Config(
         create_app(settings),

@@ -29,13 +29,14 @@ import secrets
 import time
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any, Awaitable, Callable, Iterator
+from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
 
 from ..cards import Card
 from ..errors import DizhuError, IllegalAction
 from ..game import Action, Match, Round
 from ..game.deal import parse_deal_code
 from .botpool import BotRunner, fallback_action
+from .database import GameClaims, LocalClaims
 from .errors import ApiError, engine_error, json_bytes
 from .logs import log_failure
 from .pacing import PACES
@@ -109,11 +110,13 @@ class GameService:
     """Creates games and carries out every API call on them."""
 
     def __init__(self, settings: Settings, store: AsyncStore, bots: BotRunner,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, *, claims: GameClaims | None = None) -> None:
         self.settings = settings
         self.store = store
         self.bots = bots
         self.clock = clock
+        # Across hosts sharing a database: which one works on a game (see pg_store.py).
+        self.claims: GameClaims = claims or LocalClaims()
         self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self._background: set[asyncio.Task] = set()
         self._thinking: Counter[str] = Counter()  # requests keeping computers busy, by client address
@@ -165,6 +168,17 @@ class GameService:
         _check_request(game_id, token)
         record, seen = await self.store.load_for_write(game_id, request_id)
         return _authorized(record, token), self._session(game_id), seen
+
+    @contextlib.asynccontextmanager
+    async def _claim(self, game_id: str) -> AsyncIterator[bool]:
+        """Hold the game against other hosts (taken under the game's own lock):
+        yields False, holding nothing, if another host is working on it."""
+        held = await self.claims.claim(game_id)
+        try:
+            yield held
+        finally:
+            if held:
+                await self.claims.release(game_id)
 
     def _match(self, session: _Session, record: GameRecord) -> Match:
         """The live match at the record's version (under the lock only)."""
@@ -276,7 +290,9 @@ class GameService:
         """Resume a game left with a computer to act (after a crash or restart)."""
         if not record.pending or session.lock.locked():
             return record
-        async with session.lock:
+        async with session.lock, self._claim(game_id) as held:
+            if not held:
+                return record  # another host is finishing this turn
             fresh = await self.store.load(game_id)
             if fresh is None:
                 raise _unknown_game()
@@ -314,7 +330,7 @@ class GameService:
         session = self._session(game_id)
         # Hold the game's lock from the moment it exists: the start-up job that resumes
         # interrupted games must not take this new game's first computer turn as its own.
-        async with session.lock:
+        async with session.lock, self._claim(game_id):
             await self.store.create(record)
             session.match, session.match_version = match, record.version
             session.snap = snapshot(match, record.version)
@@ -469,12 +485,15 @@ class GameService:
                 _check_fingerprint(inflight.fingerprint, fingerprint)
                 return await self._await_first(inflight.future)  # a double tap: the first one's answer
             raise _busy()
-        async with session.lock:
+        async with session.lock, self._claim(game_id) as held:
+            if not held:
+                raise _busy()  # another host is answering a write of this game
             future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
             session.inflight = _InFlight(request_id, fingerprint, future)
             try:
-                if session.match_version > record.version:
-                    # This server committed a newer version since our read: read again.
+                if session.match_version > record.version or self.claims.shared:
+                    # This server (or, on a shared database, another host before our claim)
+                    # committed a newer version since our read: read again.
                     record, seen = await self.store.load_for_write(game_id, request_id)
                     if record is None:
                         raise _unknown_game()

@@ -10,10 +10,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Settings", "default_data_dir", "DATA_DIR_ENV", "STATIC_DIR"]
+__all__ = ["Settings", "default_data_dir", "DATA_DIR_ENV", "DATABASE_ENV", "STATIC_DIR"]
 
 #: The environment variable that chooses the data directory.
 DATA_DIR_ENV = "DIZHU_DATA_DIR"
+#: The environment variable that chooses the database (``dizhu serve --database``).
+DATABASE_ENV = "DIZHU_DATABASE"
 
 #: The browser UI's files, served at ``/``.
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -101,6 +103,13 @@ class Settings:
     #: Addresses of reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are trusted
     #: (comma-separated, as uvicorn takes them); None trusts no forwarding header.
     forwarded_allow_ips: str | None = None
+    #: Where the games are: "" (the SQLite file in ``data_dir``), "sqlite:PATH", or a
+    #: "postgresql://" URL shared by several hosts (see docs/DEPLOY.md).
+    database: str = ""
+    #: On a shared database: connections per host, and how often a host looks
+    #: for computer turns left by a host that died (seconds).
+    database_pool: int = 8
+    resume_every: float = 2.0
 
     @property
     def db_path(self) -> Path:

@@ -1,0 +1,346 @@
+"""Several hosts on one PostgreSQL database against one host on SQLite, over HTTP.
+
+    python benchmarks/hosts.py [--players 50] [--rounds 3] [--think 0.5] [--variant both]
+                              [--level normal] [--workers N] [--sync full] [--url http://host:port]
+                              [--hosts 1] [--postgres | --database postgresql://...]
+
+Starts `dizhu serve` on a temporary data directory (unless --url names a running server),
+then runs --players concurrent players.  Each creates a game against computers of --level
+(normal by default) and plays --rounds complete rounds: before each move it reads its view (GET, as a reloading
+client would), waits a think time drawn uniformly from [0, 2 x --think] seconds, and acts
+with a random legal action; after a round, "another round".
+
+With --hosts N, N servers share one PostgreSQL database (--database, or --postgres to start a
+throwaway one with fsync on, in a temporary directory) and each player's requests go to the
+hosts in turn, as a round-robin load balancer sends them (--affinity: each player's to one host,
+as a balancer that hashes the game id sends them).  Reported:
+
+- requests/s and errors (any non-2xx answer or failed connection);
+- latency p50/p90/p99/max of view reads, of human actions (the whole act request) and per
+  computer decision (a request's time over the computers' actions in its answer), with its
+  p95; the servers run with `--pace 0`, so these are raw times, not the paced ones players see;
+- CPU seconds of the hosts, their bot workers and PostgreSQL.
+
+The target on a 2-core machine: 50 players, zero errors, p99 <= 50 ms for reads.
+(benchmarks/load.py is the one-host benchmark with the pace, the greedy client and fallbacks.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Stats:
+    reads: list[float] = field(default_factory=list)
+    acts: list[float] = field(default_factory=list)
+    creates: list[float] = field(default_factory=list)
+    decisions: list[float] = field(default_factory=list)
+    decision_count: int = 0
+    requests: int = 0
+    errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
+    rounds: int = 0
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.error_samples) < 5:
+            self.error_samples.append(what)
+
+
+async def timed(stats: Stats, client: httpx.AsyncClient, method: str, url: str, **kwargs):
+    start = time.perf_counter()
+    try:
+        response = await client.request(method, url, **kwargs)
+    except httpx.HTTPError as exc:
+        stats.requests += 1
+        stats.error(f"{method} {url}: {type(exc).__name__}")
+        return None, time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    stats.requests += 1
+    if not 200 <= response.status_code < 300:
+        stats.error(f"{method} {url.split('/')[-1]}: {response.status_code} {response.text[:120]}")
+        return None, elapsed
+    return response, elapsed
+
+
+def computer_actions(view: dict) -> int:
+    return sum(1 for e in view["events"] if e["type"] in ("bid", "play", "pass") and e.get("seat") != 0)
+
+
+def record_thinking(stats: Stats, response: httpx.Response, elapsed: float) -> dict:
+    """The act-like answer's figures; its view."""
+    view = response.json()
+    stats.acts.append(elapsed)
+    decisions = computer_actions(view)
+    if decisions:
+        stats.decisions.append(elapsed / decisions)
+        stats.decision_count += decisions
+    return view
+
+
+async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stats: Stats,
+                 start_at: float, hosts: list[str]) -> None:
+    rng = random.Random(n)
+    turn = n  # the next request goes to hosts[turn % len(hosts)]
+
+    def at(path: str) -> str:
+        nonlocal turn
+        if not args.affinity:
+            turn += 1
+        return hosts[turn % len(hosts)] + path
+    variant = args.variant if args.variant != "both" else ("classic", "duel")[n % 2]
+    await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+    response, elapsed = await timed(stats, client, "POST", at("/api/games"),
+                                    json={"variant": variant, "level": args.level})
+    if response is None:
+        return
+    stats.creates.append(elapsed)
+    created = response.json()
+    base = f"/api/games/{created['game_id']}"
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    view = created["view"]
+    moves = 0
+    for round_index in range(args.rounds):
+        while view["observation"]["phase"] != "over":
+            response, elapsed = await timed(stats, client, "GET", at(base), headers=headers,
+                                            params={"since": view["event_count"]})
+            if response is None:
+                return
+            stats.reads.append(elapsed)
+            view = response.json()
+            await asyncio.sleep(rng.uniform(0, 2 * args.think))
+            legal = view["observation"]["legal_actions"]
+            body = {"action": rng.choice(legal), "version": view["version"], "request_id": f"{n}-{moves}"}
+            moves += 1
+            response, elapsed = await timed(stats, client, "POST", at(f"{base}/act"), headers=headers, json=body)
+            if response is None:
+                return
+            view = record_thinking(stats, response, elapsed)
+        stats.rounds += 1
+        if round_index + 1 < args.rounds:
+            body = {"version": view["version"], "request_id": f"{n}-next-{round_index}"}
+            path = "new-match" if view["match_over"] else "another-round"
+            response, elapsed = await timed(stats, client, "POST", at(f"{base}/{path}"), headers=headers,
+                                            json=body)
+            if response is None:
+                return
+            view = record_thinking(stats, response, elapsed)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def line(name: str, values: list[float]) -> str:
+    ms = [v * 1000 for v in values]
+    return (f"  {name:<32} n={len(ms):>6}  p50={percentile(ms, 50):7.1f}  p90={percentile(ms, 90):7.1f}  "
+            f"p99={percentile(ms, 99):7.1f}  max={max(ms) if ms else float('nan'):7.1f} ms")
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) of a process and of its children (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def of(p: int) -> float:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / tick
+
+    children = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                children += of(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return of(pid), children
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(args: argparse.Namespace, data_dir: Path, database: str | None) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    script = Path(sys.executable).parent / "dizhu"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
+    command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--log-level", "warning",
+                "--no-access-log", "--sync", args.sync, "--pace", "0",
+                # every simulated player comes from this one address: no per-address limits
+                "--create-limit", "0", "--round-limit", "0", "--client-thinking", "0"]
+    if args.workers is not None:
+        command += ["--workers", str(args.workers)]
+    if args.bot_budget is not None:
+        command += ["--bot-budget", str(args.bot_budget)]
+    if database:
+        command += ["--database", database]
+    process = subprocess.Popen(command, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            raise SystemExit("the server stopped during start-up")
+        try:
+            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            raise SystemExit("the server did not start")
+        time.sleep(0.1)
+
+
+async def run(args: argparse.Namespace, urls: list[str]) -> Stats:
+    stats = Stats()
+    connections = args.players * len(urls)
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+        now = time.perf_counter()
+        # Players arrive over the first second, as they would, not all in one instant.
+        await asyncio.gather(*(player(n, client, args, stats, now + n / max(1, args.players), urls)
+                               for n in range(args.players)))
+    return stats
+
+
+def postgres_cpu(server) -> float:
+    """CPU seconds of a throwaway PostgreSQL: its postmaster and every backend."""
+    pid = int((server.data / "postmaster.pid").read_text().split()[0])
+    own, children = cpu_seconds(pid)
+    return own + children
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=50, help="concurrent simulated players (default 50)")
+    parser.add_argument("--rounds", type=int, default=3, help="complete rounds per player (default 3)")
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="mean think time before each move, seconds (default 0.5; drawn from 0 to twice this)")
+    parser.add_argument("--variant", choices=["classic", "duel", "both"], default="both",
+                        help="variant of the games (default both: half classic, half duel)")
+    parser.add_argument("--level", choices=["normal", "intermediate", "super-hard"], default="normal",
+                        help="the computers' level (default normal)")
+    parser.add_argument("--workers", type=int, default=None, help="bot worker processes for each server")
+    parser.add_argument("--bot-budget", type=float, default=None, help="the servers' --bot-budget")
+    parser.add_argument("--sync", choices=["full", "normal"], default="full", help="the server's --sync")
+    parser.add_argument("--url", default=None, help="use this running server instead of starting one")
+    parser.add_argument("--hosts", type=int, default=1, help="servers sharing one PostgreSQL database (default 1)")
+    parser.add_argument("--affinity", action="store_true",
+                        help="each player's requests all go to one host (as a balancer hashing the game id "
+                        "does), instead of to the hosts in turn")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--database", default=None, metavar="URL", help="the servers' --database")
+    where.add_argument("--postgres", action="store_true",
+                       help="start a throwaway PostgreSQL server (fsync on) for the servers")
+    args = parser.parse_args()
+    if args.hosts > 1 and not (args.database or args.postgres):
+        parser.error("several hosts need a shared database: --postgres or --database postgresql://...")
+
+    data_dir = Path(tempfile.mkdtemp(prefix="dizhu-load-"))
+    processes: list[subprocess.Popen] = []
+    postgres = None
+    server_cpu = None
+    database_cpu = None
+    try:
+        database = args.database
+        if args.postgres:
+            sys.path.insert(0, str(ROOT))
+            from tests.web.pg_support import TempPostgres
+
+            postgres = TempPostgres(durable=True)
+            database = postgres.url
+        if args.url:
+            urls = [args.url]
+        else:
+            urls = []
+            for n in range(args.hosts):
+                process, url = start_server(args, data_dir / f"host{n}", database)
+                processes.append(process)
+                urls.append(url)
+        before = [cpu_seconds(p.pid) for p in processes]
+        database_before = postgres_cpu(postgres) if postgres else 0.0
+        own_before = time.process_time()
+        start = time.perf_counter()
+        stats = asyncio.run(run(args, urls))
+        elapsed = time.perf_counter() - start
+        own_cpu = time.process_time() - own_before
+        if processes:
+            after = [cpu_seconds(p.pid) for p in processes]
+            server_cpu = (sum(a[0] - b[0] for a, b in zip(after, before)),
+                          sum(a[1] - b[1] for a, b in zip(after, before)))
+        if postgres is not None:
+            database_cpu = postgres_cpu(postgres) - database_before
+    finally:
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+        for process in processes:
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+        if postgres is not None:
+            postgres.stop()
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+    storage = "SQLite" if not (args.database or args.postgres) else "PostgreSQL"
+    print(f"dizhu load test: {args.players} players x {args.rounds} rounds ({args.variant}), {args.level}-level "
+          f"computers, think time mean {args.think:.2f} s, {args.hosts} host(s) on {storage}"
+          + (" (a game stays on one host)" if args.affinity and args.hosts > 1 else "")
+          + f", server --sync {args.sync}"
+          + (f", --workers {args.workers}" if args.workers is not None else "")
+          + (f", --bot-budget {args.bot_budget}" if args.bot_budget is not None else "")
+          + f", {os.cpu_count()} CPUs")
+    print(f"  {stats.rounds} rounds finished, {stats.requests} requests in {elapsed:.1f} s = "
+          f"{stats.requests / elapsed:.1f} requests/s, errors: {stats.errors}")
+    for sample in stats.error_samples:
+        print(f"    error: {sample}")
+    print(line("view reads (GET)", stats.reads))
+    print(line("human actions (whole request)", stats.acts))
+    print(line("per computer decision", stats.decisions))
+    print(line("game creation", stats.creates))
+    if stats.decisions:
+        p95 = percentile(stats.decisions, 95)
+        print(f"  per computer decision p95: {p95 * 1000:.1f} ms "
+              f"(<= 1 s: {'yes' if p95 <= 1.0 else 'NO'})")
+    if server_cpu is not None and stats.decision_count:
+        print(f"  computer decisions: {stats.decision_count}, bot workers' CPU per decision: "
+              f"{server_cpu[1] / stats.decision_count * 1000:.1f} ms")
+    if server_cpu is not None and stats.requests:
+        print(f"  servers' CPU per request: {server_cpu[0] / stats.requests * 1000:.2f} ms"
+              + (f", PostgreSQL's: {database_cpu / stats.requests * 1000:.2f} ms" if database_cpu is not None else ""))
+    if server_cpu is not None:
+        print(f"  CPU seconds used: servers {server_cpu[0]:.1f}, their bot workers {server_cpu[1]:.1f}, "
+              + (f"PostgreSQL {database_cpu:.1f}, " if database_cpu is not None else "")
+              + f"this load generator {own_cpu:.1f} (of {elapsed * (os.cpu_count() or 1):.0f} available)")
+    met = stats.errors == 0 and percentile(stats.reads, 99) <= 0.050
+    print(f"  target (0 errors, p99 <= 50 ms for reads): {'met' if met else 'NOT met'}")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

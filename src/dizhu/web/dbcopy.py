@@ -1,0 +1,192 @@
+"""Moving and keeping games: ``dizhu db copy`` and ``dizhu db backup``.
+
+A copy moves every game, finished round and remembered request, row for
+row, from one database to another (SQLite or PostgreSQL, either way), into
+an empty target in one transaction; then both sides are read again and
+compared table by table, so that a copy that reports success is exact.
+The creation limit's buckets are not copied: they refill in minutes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from .database import is_postgres, sqlite_path
+from .sqlite_store import SQLiteStore
+
+__all__ = ["copy_games", "backup_sqlite", "table_digests", "CopyReport", "TABLES", "CopyError"]
+
+#: Every table that holds games, with its columns, in primary key order.
+TABLES: dict[str, tuple[str, ...]] = {
+    "games": ("id", "token_hash", "variant", "level", "language", "bot_seed", "version", "state", "match_no",
+              "pending", "created_at", "updated_at"),
+    "rounds": ("game_id", "seq", "match_no", "payload"),
+    "requests": ("game_id", "request_id", "fingerprint", "since", "response", "created_at"),
+}
+_KEYS = {"games": "id", "rounds": "game_id, seq", "requests": "game_id, request_id"}
+
+#: Rows fetched or written at a time: a large database is streamed, not loaded whole.
+CHUNK = 2000
+
+
+class CopyError(RuntimeError):
+    """The copy could not be made (nothing was written), or did not compare equal."""
+
+
+@dataclass
+class CopyReport:
+    rows: dict[str, int]
+
+
+def _normal(table: str, row: tuple) -> tuple:
+    """The row as both databases mean it (SQLite stores ``pending`` as 0/1)."""
+    if table == "games":
+        row = row[:9] + (bool(row[9]),) + row[10:]
+    return tuple(row)
+
+
+# ---- reading
+
+
+def _sqlite_connect(path: Path, *, write: bool) -> sqlite3.Connection:
+    if not write:
+        if not path.exists():
+            raise CopyError(f"no SQLite database at {path}")
+        return sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    return sqlite3.connect(path, isolation_level=None)
+
+
+def _rows(url: str, data_dir: Path) -> Iterator[tuple[str, Iterator[tuple]]]:
+    """Every table's rows, in key order, all from one snapshot of the source."""
+    if is_postgres(url):
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            for table, columns in TABLES.items():
+                with conn.cursor(name=f"dizhu_copy_{table}") as cursor:  # server side: streamed
+                    cursor.itersize = CHUNK
+                    cursor.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {_KEYS[table]}")
+                    yield table, (_normal(table, row) for row in cursor)
+        return
+    db = _sqlite_connect(sqlite_path(url, data_dir), write=False)
+    try:
+        db.execute("BEGIN")  # one snapshot for every table
+        for table, columns in TABLES.items():
+            cursor = db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {_KEYS[table]}")
+            yield table, (_normal(table, row) for row in cursor)
+        db.execute("COMMIT")
+    finally:
+        db.close()
+
+
+def table_digests(url: str, data_dir: "Path | str" = ".") -> dict[str, tuple[int, str]]:
+    """Each table's row count and a SHA-256 of its rows (as both databases mean them)."""
+    digests: dict[str, tuple[int, str]] = {}
+    for table, rows in _rows(url, Path(data_dir)):
+        digest = hashlib.sha256()
+        count = 0
+        for row in rows:
+            digest.update(repr(row).encode())
+            count += 1
+        digests[table] = (count, digest.hexdigest())
+    return digests
+
+
+# ---- writing
+
+
+def _write_postgres(url: str, tables: Iterator[tuple[str, Iterator[tuple]]]) -> dict[str, int]:
+    import psycopg
+
+    from .pg_store import prepare_schema
+
+    counts: dict[str, int] = {}
+    with psycopg.connect(url, autocommit=True) as conn:
+        prepare_schema(conn)
+        with conn.transaction():
+            if conn.execute("SELECT EXISTS (SELECT 1 FROM games)").fetchone()[0]:
+                raise CopyError("the target already has games: copy into an empty database")
+            for table, rows in tables:
+                counts[table] = 0
+                with conn.cursor().copy(f"COPY {table} ({', '.join(TABLES[table])}) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                        counts[table] += 1
+    return counts
+
+
+def _write_sqlite(path: Path, tables: Iterator[tuple[str, Iterator[tuple]]]) -> dict[str, int]:
+    SQLiteStore(path).close()  # the file (mode 600) and its tables
+    db = _sqlite_connect(path, write=True)
+    counts: dict[str, int] = {}
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if db.execute("SELECT EXISTS (SELECT 1 FROM games)").fetchone()[0]:
+                raise CopyError("the target already has games: copy into an empty database")
+            for table, rows in tables:
+                columns = TABLES[table]
+                sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+                counts[table] = 0
+                for row in rows:
+                    db.execute(sql, _sqlite_row(table, row))
+                    counts[table] += 1
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    finally:
+        db.close()
+    return counts
+
+
+def _sqlite_row(table: str, row: tuple) -> tuple[Any, ...]:
+    if table == "games":
+        return row[:9] + (int(row[9]),) + row[10:]
+    return row
+
+
+def copy_games(source: str, target: str, data_dir: "Path | str" = ".") -> CopyReport:
+    """Copy every game from ``source`` to ``target`` (``sqlite:PATH`` or
+    ``postgresql://...``; empty means the SQLite file of ``data_dir``), then
+    check that both hold the same rows."""
+    data_dir = Path(data_dir)
+    if source == target:
+        raise CopyError("the source and the target are the same database")
+    if is_postgres(target):
+        counts = _write_postgres(target, _rows(source, data_dir))
+    else:
+        counts = _write_sqlite(sqlite_path(target, data_dir), _rows(source, data_dir))
+    before, after = table_digests(source, data_dir), table_digests(target, data_dir)
+    if before != after:
+        # Only possible if the source changed meanwhile (a server still running on it).
+        changed = [t for t in TABLES if before[t] != after[t]]
+        raise CopyError(f"the copy differs from the source in {', '.join(changed)}: was a server still "
+                        "writing to the source? Stop it, empty the target and copy again")
+    return CopyReport(counts)
+
+
+def backup_sqlite(path: Path, to: Path) -> int:
+    """SQLite's online backup of ``path`` into the new file ``to`` (mode 600: it
+    holds every hidden card), consistent even while a server writes; the number
+    of games it holds."""
+    if to.exists():
+        raise CopyError(f"{to} already exists")
+    source = _sqlite_connect(path, write=False)
+    try:
+        to.parent.mkdir(parents=True, exist_ok=True)
+        os.close(os.open(to, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        target = sqlite3.connect(to)
+        try:
+            source.backup(target)
+            return target.execute("SELECT count(*) FROM games").fetchone()[0]
+        finally:
+            target.close()
+    finally:
+        source.close()
