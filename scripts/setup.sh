@@ -36,12 +36,16 @@ setup_site_services() {
     local sudo=""
     if [ "$(id -u)" != "0" ]; then sudo="sudo"; fi
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-    # The package starts its own nginx on port 80 of every interface where services may start:
-    # the tests need none of it (they run their own on loopback).
-    if [[ " ${missing[*]} " == *" nginx "* ]] && command -v systemctl >/dev/null \
-        && systemctl is-active --quiet nginx 2>/dev/null; then
-      $sudo systemctl disable --now nginx >/dev/null 2>&1 || true
+    # The packages would start their own PostgreSQL cluster and an nginx on port 80; the tests need
+    # neither (they run their own on loopback), and in a container without an init system starting
+    # them can fail the install. policy-rc.d answering 101 tells dpkg to start no service.
+    local policy=/usr/sbin/policy-rc.d made_policy=""
+    if [ ! -e "$policy" ]; then
+      printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+      $sudo chmod +x "$policy"
+      made_policy=1
     fi
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    if [ -n "$made_policy" ]; then $sudo rm -f "$policy"; fi
   fi
 }
