@@ -36,7 +36,10 @@ def server(tmp_path_factory) -> Iterator[str]:
     log = open(data / "server.log", "wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "dizhu.cli", "serve", "--port", str(port), "--data-dir", str(data),
-         "--workers", "1", "--no-access-log", "--log-level", "warning"],
+         "--workers", "1", "--no-access-log", "--log-level", "warning",
+         # Every test's browser comes from this one address: the per-address limits on new games and
+         # rounds would add up across the package (they are tested through the API).
+         "--create-limit", "0", "--round-limit", "0"],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
     )
     url = f"http://127.0.0.1:{port}"

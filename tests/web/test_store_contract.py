@@ -92,7 +92,7 @@ def test_save_is_compare_and_swap(store):
     lost = replace(record(version=2), state='{"s":"lost"}')
     assert not store.save(lost, 1, rounds=[{"number": 9}], request=RequestEntry("r2", "fp", 0, None, 2.0))
     assert store.load(GAME).state == '{"s":2}'
-    assert store.rounds(GAME) == [{"number": 1, "match": 1}]  # nothing of the lost write
+    assert store.rounds(GAME) == [{"number": 1, "match": 1, "index": 1}]  # nothing of the lost write
     assert store.request(GAME, "r2") is None and store.request(GAME, "r1") == entry
 
 
@@ -148,13 +148,28 @@ def test_rounds_keep_order_and_match_and_come_in_pages(store):
     store.create(record())
     store.save(record(version=2), 1, rounds=[{"number": 1}, {"number": 2}])
     store.save(replace(record(version=3), match_no=2), 2, rounds=[{"number": 3}])
-    everything = [{"number": 1, "match": 1}, {"number": 2, "match": 1}, {"number": 3, "match": 2}]
+    everything = [{"number": 1, "match": 1, "index": 1}, {"number": 2, "match": 1, "index": 2},
+                  {"number": 3, "match": 2, "index": 3}]
     assert store.rounds(GAME) == everything
     assert store.rounds(GAME, 1, 1) == everything[1:2]
     assert store.rounds_page(GAME, 0, 2) == (everything[:2], 3)
     assert store.rounds_page(GAME, 2, 2) == (everything[2:], 3)
     assert store.rounds_page(GAME, 5, 2) == ([], 3)  # past the end: still the total
     assert store.rounds_page("nope", 0, 2) == ([], 0)
+    # a page stops before its stored text passes max_bytes, but holds one round at least
+    assert store.rounds_page(GAME, 0, 50, max_bytes=30) == (everything[:2], 3)
+    assert store.rounds_page(GAME, 0, 50, max_bytes=1) == (everything[:1], 3)
+
+
+def test_only_the_newest_rounds_are_kept(store):
+    store.rounds_kept = 2
+    store.create(record())
+    store.save(record(version=2), 1, rounds=[{"number": 1}, {"number": 2}])
+    store.save(record(version=3), 2, rounds=[{"number": 3}])
+    kept = [{"number": 2, "match": 1, "index": 2}, {"number": 3, "match": 1, "index": 3}]
+    assert store.rounds(GAME) == kept
+    assert store.rounds_page(GAME, 0, 50) == (kept, 3)  # the total still counts every round
+    assert store.rounds_page(GAME, 2, 50) == (kept[1:], 3)
 
 
 def test_pending_games_and_retention(store):
@@ -178,7 +193,7 @@ def test_a_batch_commits_together_but_each_write_stays_all_or_nothing(store):
             store.save(record("b" * 22, version=2), 1, request=RequestEntry("x", "fp", 10**30, None, 1.0))
         assert store.save(record("c" * 22, version=2), 1, rounds=[{"n": 1}])
     assert [store.load(n * 22).version for n in "abc"] == [2, 1, 2]
-    assert store.request("b" * 22, "x") is None and store.rounds("c" * 22) == [{"n": 1, "match": 1}]
+    assert store.request("b" * 22, "x") is None and store.rounds("c" * 22) == [{"n": 1, "match": 1, "index": 1}]
 
 
 def test_the_async_store_groups_concurrent_writes(backend):

@@ -105,15 +105,15 @@ def _read_again_once(read: Callable[..., _T]) -> Callable[..., _T]:
     pool opened it) runs once more, on a fresh one.  Reads only: a write cut off may have committed, and its
     client's retry (same request id) is the safe way to find out."""
 
-    def again(self: "PostgresStore", *args: Any) -> _T:
+    def again(self: "PostgresStore", *args: Any, **kwargs: Any) -> _T:
         try:
-            return read(self, *args)
+            return read(self, *args, **kwargs)
         except psycopg.OperationalError:
             if self._batch is not None:
                 raise
             log.warning("a database connection was broken; reading again on another")
             self._pool.check()  # the idle ones are likely broken too: replace them all now
-            return read(self, *args)
+            return read(self, *args, **kwargs)
 
     again.__name__, again.__doc__ = read.__name__, read.__doc__
     return again

@@ -80,8 +80,8 @@ class Settings:
     #: more answer ``429 too_busy`` before anything is applied.
     client_thinking: int = 4
     #: Hints one game may ask for: ``hint_burst`` at once, then ``hint_per_minute``.
-    hint_per_minute: float = 30.0
-    hint_burst: int = 10
+    hint_per_minute: float = 60.0
+    hint_burst: int = 20
     #: New rounds (another round, new game, new match) one client address may deal:
     #: ``round_burst`` at once, then ``round_per_minute``.
     round_per_minute: float = 6.0
