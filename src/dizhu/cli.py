@@ -90,6 +90,8 @@ def _positive(text: str) -> float:
 
 
 def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    from .web.settings import default_workers  # standard library only: no web dependency
+
     serve = commands.add_parser(
         "serve",
         help="run the game server: the web site and its API",
@@ -102,8 +104,9 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
                        help="directory for the games database "
                        "(default: $DIZHU_DATA_DIR, else $XDG_DATA_HOME/dizhu, else ~/.local/share/dizhu)")
-    serve.add_argument("--workers", type=_count, default=os.cpu_count() or 1, metavar="N",
-                       help="processes that run the computer players (default: one per CPU; "
+    serve.add_argument("--workers", type=_count, default=default_workers(), metavar="N",
+                       help="processes that run the searching computer players (default: one per CPU "
+                       "but one; normal and intermediate have a process of their own; "
                        "0 runs them on threads inside the server, for debugging)")
     serve.add_argument("--bot-budget", type=_positive, default=None, metavar="SECONDS",
                        help="thinking time per computer decision (default: each level's own)")

@@ -76,8 +76,9 @@ class _Slot(Protocol):
 class _ProcessSlot:
     """One worker process running one job at a time, over a pipe read by the event loop."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, niceness: int) -> None:
         self.name = name
+        self.niceness = niceness
         self.pid: int | None = None
         self._process: Any = None
         self._conn: Any = None
@@ -89,7 +90,8 @@ class _ProcessSlot:
         # spawn, not fork: the server has threads (storage, event loop) a fork would copy mid-flight.
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
-        process = context.Process(target=worker.serve, args=(child, os.getpid()), name=self.name, daemon=True)
+        process = context.Process(target=worker.serve, args=(child, os.getpid(), self.niceness), name=self.name,
+                                  daemon=True)
         process.start()
         child.close()
         self._process, self._conn, self.pid = process, parent, None
@@ -171,7 +173,7 @@ class _ProcessSlot:
 class _ThreadSlot:
     """A thread inside the server (``workers=0``: tests and debugging)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, niceness: int = 0) -> None:
         self.name = name
         self.pid: int | None = os.getpid()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
@@ -276,9 +278,10 @@ class BotRunner:
         self._decide_fn = decide_fn
         self._suggest_fn = suggest_fn
         threads = workers <= 0
-        make: Callable[[str], _Slot] = _ThreadSlot if threads else _ProcessSlot
-        deep = [make(f"dizhu-bot-deep-{i}") for i in range(1 if threads else workers)]
-        quick = [make(f"dizhu-bot-quick-{i}") for i in range(1 if threads else max(1, quick_workers))]
+        make: Callable[[str, int], _Slot] = _ThreadSlot if threads else _ProcessSlot
+        deep = [make(f"dizhu-bot-deep-{i}", worker.WORKER_NICENESS["deep"]) for i in range(1 if threads else workers)]
+        quick = [make(f"dizhu-bot-quick-{i}", worker.WORKER_NICENESS["quick"])
+                 for i in range(1 if threads else max(1, quick_workers))]
         self.lanes = {"deep": _Lane("deep", deep), "quick": _Lane("quick", quick)}
 
     def lane(self, level: str) -> _Lane:

@@ -34,8 +34,9 @@ def default_data_dir() -> Path:
 
 
 def default_workers() -> int:
-    """One bot process per CPU: the bots are the only CPU-heavy work."""
-    return max(1, os.cpu_count() or 1)
+    """Searching bot processes: one per CPU but one, which is left to the server and the
+    quick lane (on 2 cores a second search process doubled the other players' p99)."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 @dataclass(frozen=True)

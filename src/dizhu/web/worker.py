@@ -19,11 +19,12 @@ __all__ = ["init_worker", "warm", "serve", "decide", "suggest"]
 
 
 #: Workers run at a lower priority than the server: when the CPUs are busy, answering a
-#: request (milliseconds) goes before a bot's search (a budget of up to a second).
-WORKER_NICENESS = 5
+#: request (milliseconds) goes before a bot's search (a budget of up to a second), and a
+#: quick decision (normal, intermediate, a hint) goes before a search too.
+WORKER_NICENESS = {"quick": 5, "deep": 15}
 
 
-def init_worker(parent_pid: int) -> None:
+def init_worker(parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> None:
     """Set up a worker: lower priority, leave Ctrl-C to the server, and exit with it.
 
     A server killed with SIGKILL cannot stop its pool; the watchdog makes
@@ -31,7 +32,7 @@ def init_worker(parent_pid: int) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     except OSError:  # not allowed here: run at the normal priority
         pass
 
@@ -57,14 +58,14 @@ def warm() -> int:
     return os.getpid()
 
 
-def serve(conn: Any, parent_pid: int) -> None:
+def serve(conn: Any, parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> None:
     """A worker process's life: set up, warm up, say ready, then run jobs one at a time.
 
     Each job is ``(function, args)``; the answer is ``("ok", result)`` or
     ``("error", exception type name)`` -- never the exception's text, which
     could name cards.
     """
-    init_worker(parent_pid)
+    init_worker(parent_pid, niceness)
     warm()
     conn.send(("ready", os.getpid()))
     while True:
