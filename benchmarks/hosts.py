@@ -33,7 +33,6 @@ import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -42,6 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+
+from served import cpu_seconds, line, percentile, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -144,76 +145,15 @@ async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, st
             view = record_thinking(stats, response, elapsed)
 
 
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
-    return ordered[index]
-
-
-def line(name: str, values: list[float]) -> str:
-    ms = [v * 1000 for v in values]
-    return (f"  {name:<32} n={len(ms):>6}  p50={percentile(ms, 50):7.1f}  p90={percentile(ms, 90):7.1f}  "
-            f"p99={percentile(ms, 99):7.1f}  max={max(ms) if ms else float('nan'):7.1f} ms")
-
-
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """CPU seconds (user + system) of a process and of its children (Linux /proc)."""
-    tick = os.sysconf("SC_CLK_TCK")
-
-    def of(p: int) -> float:
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / tick
-
-    children = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                children += of(int(stat.parent.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return of(pid), children
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(args: argparse.Namespace, data_dir: Path, database: str | None) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    script = Path(sys.executable).parent / "dizhu"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
-    command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--log-level", "warning",
-                "--no-access-log", "--sync", args.sync, "--pace", "0",
-                # every simulated player comes from this one address: no per-address limits
-                "--create-limit", "0", "--round-limit", "0", "--client-thinking", "0"]
+def server_options(args: argparse.Namespace, database: str | None) -> list[str]:
+    # Raw times (no pace); every simulated player comes from this one address: no per-address limits.
+    options = ["--sync", args.sync, "--pace", "0", "--create-limit", "0", "--round-limit", "0",
+               "--client-thinking", "0"]
     if args.workers is not None:
-        command += ["--workers", str(args.workers)]
+        options += ["--workers", str(args.workers)]
     if args.bot_budget is not None:
-        command += ["--bot-budget", str(args.bot_budget)]
-    if database:
-        command += ["--database", database]
-    process = subprocess.Popen(command, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            raise SystemExit("the server stopped during start-up")
-        try:
-            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            process.kill()
-            raise SystemExit("the server did not start")
-        time.sleep(0.1)
+        options += ["--bot-budget", str(args.bot_budget)]
+    return options + (["--database", database] if database else [])
 
 
 async def run(args: argparse.Namespace, urls: list[str]) -> Stats:
@@ -279,7 +219,7 @@ def main() -> int:
         else:
             urls = []
             for n in range(args.hosts):
-                process, url = start_server(args, data_dir / f"host{n}", database)
+                process, url = start_server(data_dir / f"host{n}", server_options(args, database))
                 processes.append(process)
                 urls.append(url)
         before = [cpu_seconds(p.pid) for p in processes]

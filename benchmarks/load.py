@@ -34,7 +34,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -44,6 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+
+from served import cpu_seconds, line, percentile, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 FALLBACK = re.compile(r"fallback move in game (\S+)")
@@ -177,71 +178,9 @@ async def greedy_game(n: int, client: httpx.AsyncClient, stats: Stats, stop_at: 
             view = (await client.get(base, headers=headers)).json()
 
 
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
-    return ordered[index]
-
-
-def line(name: str, values: list[float]) -> str:
-    ms = [v * 1000 for v in values]
-    return (f"  {name:<32} n={len(ms):>6}  p50={percentile(ms, 50):7.1f}  p90={percentile(ms, 90):7.1f}  "
-            f"p99={percentile(ms, 99):7.1f}  max={max(ms) if ms else float('nan'):7.1f} ms")
-
-
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """CPU seconds (user + system) of a process and of its children (Linux /proc)."""
-    tick = os.sysconf("SC_CLK_TCK")
-
-    def of(p: int) -> float:
-        try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / tick
-
-    children = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                children += of(int(stat.parent.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return of(pid), children
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    script = Path(sys.executable).parent / "dizhu"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
-    command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--log-level", "warning",
-                "--no-access-log", "--sync", args.sync, "--pace", str(args.pace)]
-    if args.workers is not None:
-        command += ["--workers", str(args.workers)]
-    log = (data_dir / "server.log").open("wb")
-    process = subprocess.Popen(command, start_new_session=True, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            raise SystemExit("the server stopped during start-up")
-        try:
-            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            process.kill()
-            raise SystemExit("the server did not start")
-        time.sleep(0.1)
+def server_options(args: argparse.Namespace) -> list[str]:
+    options = ["--sync", args.sync, "--pace", str(args.pace)]
+    return options + (["--workers", str(args.workers)] if args.workers is not None else [])
 
 
 def _client(url: str, address: str, connections: int) -> httpx.AsyncClient:
@@ -296,7 +235,7 @@ def main() -> int:
         if args.url:
             url = args.url
         else:
-            process, url = start_server(args, data_dir)
+            process, url = start_server(data_dir, server_options(args), (data_dir / "server.log").open("wb"))
         server_before = cpu_seconds(process.pid) if process else None
         own_before = time.process_time()
         start = time.perf_counter()

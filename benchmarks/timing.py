@@ -17,9 +17,7 @@ import argparse
 import random
 import shutil
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,31 +26,7 @@ from pathlib import Path
 import httpx
 
 from dizhu.game import Round
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(pace: float, data_dir: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    script = Path(sys.executable).parent / "dizhu"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
-    command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--log-level", "warning",
-                "--no-access-log", "--pace", str(pace)]
-    process = subprocess.Popen(command, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start")
+from served import start_server
 
 
 def forced_passes(code: str, events: list[dict]) -> dict[int, bool]:
@@ -117,7 +91,7 @@ def main() -> int:
         if args.url:
             url = args.url
         else:
-            process, url = start_server(args.pace, data_dir)
+            process, url = start_server(data_dir, ["--pace", str(args.pace)])
         samples: list[tuple[float, bool]] = []
         decisions: list[float] = []
         with httpx.Client(base_url=url, timeout=60) as client:

@@ -1,0 +1,80 @@
+"""What the HTTP benchmarks share: a real `dizhu serve` started on a free port, percentiles,
+and the CPU seconds of a process tree (Linux /proc)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO, Sequence
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(data_dir: Path, options: Sequence[str], log: IO[bytes] | None = None) -> tuple[subprocess.Popen, str]:
+    """`dizhu serve` on a free loopback port with ``options``; returns it and its URL once it answers."""
+    port = free_port()
+    script = Path(sys.executable).parent / "dizhu"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
+    command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--log-level", "warning",
+                "--no-access-log", *options]
+    process = subprocess.Popen(command, start_new_session=True, stdout=log,
+                               stderr=subprocess.STDOUT if log is not None else None)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            raise SystemExit("the server stopped during start-up")
+        try:
+            if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            process.kill()
+            raise SystemExit("the server did not start")
+        time.sleep(0.1)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[index]
+
+
+def line(name: str, values: list[float]) -> str:
+    ms = [v * 1000 for v in values]
+    return (f"  {name:<32} n={len(ms):>6}  p50={percentile(ms, 50):7.1f}  p90={percentile(ms, 90):7.1f}  "
+            f"p99={percentile(ms, 99):7.1f}  max={max(ms) if ms else float('nan'):7.1f} ms")
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) of a process and of its children (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def of(p: int) -> float:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / tick
+
+    children = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                children += of(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return of(pid), children
