@@ -53,10 +53,11 @@ class DecisionPace:
 
 
 #: Each pace lies above nearly every decision of its level on a loaded server
-#: (`benchmarks/bots.py`: normal and intermediate take under a millisecond, 15 ms at
-#: worst; super-hard 0.1 s median, 0.4 s at the 95th percentile), and below 1 s.
+#: (`benchmarks/bots.py`: normal and intermediate take 0.1 ms median, 0.3 ms at the 95th
+#: percentile; super-hard 0.1 s median, 0.4 s at the 95th percentile, and its search is
+#: capped inside the pace), and below 1 s.
 PACES: dict[str, DecisionPace] = {
-    "normal": DecisionPace(0.015, 0.030),
-    "intermediate": DecisionPace(0.015, 0.030),
+    "normal": DecisionPace(0.008, 0.016),
+    "intermediate": DecisionPace(0.008, 0.016),
     "super-hard": DecisionPace(0.55, 0.85),
 }
