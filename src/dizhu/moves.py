@@ -28,7 +28,7 @@ from itertools import combinations, product
 from operator import mul
 from typing import Sequence
 
-from .cards import CHAIN_TOP, JOKERS, NUM_RANKS, Card, Hand, NotationError, parse_cards
+from .cards import CHAIN_TOP, JOKERS, NUM_RANKS, Card, Hand, parse_cards
 from .combos import Combo, Kind, classify, combo_from_counts
 from .variants import CLASSIC, Variant, get_variant
 
@@ -314,11 +314,8 @@ def moves_from_counts(counts: Sequence[int], previous: Combo | None = None) -> l
 
 def _hand_counts(hand: "str | Sequence[Card]", variant: Variant) -> Sequence[int]:
     if isinstance(hand, Hand):
-        counts = hand.counts
-        for rank in range(variant.lowest_rank):
-            if counts[rank]:
-                raise NotationError(f"the {variant.name} deck has no cards of rank {rank}")
-        return counts
+        variant.check_in_deck(hand.counts)
+        return hand.counts
     if isinstance(hand, str):
         return parse_cards(hand, variant.name).counts
     return Hand.of(list(hand), variant.name).counts

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from ..cards import Card, parse_cards
+from ..variants import Variant, get_variant
 from .bidding import decide_bid
 from .policy import Decision, decide_play
 from .view import View
@@ -38,12 +39,12 @@ class BotPlayer:
     a search short, the decision does depend on the machine's load.
     """
 
-    def __init__(self, level: str, variant: str = "classic", seed: int | str | None = None,
+    def __init__(self, level: str, variant: "str | Variant" = "classic", seed: int | str | None = None,
                  budget: float | None = None, time_limit: float | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
         self.level = level
-        self.variant = variant
+        self.variant = get_variant(variant)  # an unknown variant fails here, not mid-game
         self.seed = seed
         self.budget = budget
         self.time_limit = time_limit
@@ -52,6 +53,8 @@ class BotPlayer:
         """The decision with its reason (a message key and parameters)."""
         if observation["to_act"] != observation["seat"] or not observation["legal_actions"]:
             raise ValueError("this seat has nothing to decide now")
+        if observation["variant"] != self.variant.name:
+            raise ValueError(f"a {self.variant.name} bot cannot decide in a {observation['variant']} round")
         rng = random.Random(_observation_seed(observation, self.seed))
         view = View.of(observation)
         if view.phase == "bidding":
@@ -63,10 +66,10 @@ class BotPlayer:
         return self.explain(observation).action
 
     def __repr__(self) -> str:
-        return f"BotPlayer({self.level!r}, {self.variant!r})"
+        return f"BotPlayer({self.level!r}, {self.variant.name!r})"
 
 
-def create(level: str, variant: str = "classic", seed: int | str | None = None,
+def create(level: str, variant: "str | Variant" = "classic", seed: int | str | None = None,
            budget: float | None = None, time_limit: float | None = None) -> BotPlayer:
     """A computer player at ``level`` ("normal", "intermediate" or "super-hard")."""
     return BotPlayer(level, variant, seed, budget, time_limit)

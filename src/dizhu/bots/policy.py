@@ -15,6 +15,7 @@ from typing import Any
 from ..cards import NUM_RANKS, RANK_SYMBOLS
 from ..combos import Combo, Kind
 from ..moves import moves_from_counts, play_table
+from ..rules import cards_to_win, next_seat, same_side, trick_over
 from .hands import Group, split_counts
 from .view import View
 
@@ -44,8 +45,8 @@ class Ctx:
     cards_left: list[int]
     last: tuple[int, Combo] | None
     unseen: tuple[int, ...]
+    #: Cards at which a farmer wins (the duel's robs; 0 in classic: farmers play out).
     handicap: int = 0
-    duel: bool = False
 
     @classmethod
     def of(cls, view: View) -> "Ctx":
@@ -58,20 +59,20 @@ class Ctx:
             last=view.last,
             unseen=tuple(view.unseen),
             handicap=view.handicap,
-            duel=view.variant.bidding == "rob",
         )
 
     def partner(self, seat: int) -> bool:
-        if seat == self.seat:
-            return True
-        return self.seat != self.landlord and seat != self.landlord
+        """Whether ``seat`` is on this seat's side (itself included)."""
+        return same_side(seat, self.seat, self.landlord)
+
+    @property
+    def partnered(self) -> bool:
+        """Whether the farmers are a team (more than one farmer)."""
+        return self.players > 2
 
     def need(self, seat: int) -> int:
         """Cards ``seat`` must still shed to win (the duel farmer stops at the handicap)."""
-        left = self.cards_left[seat]
-        if self.duel and seat != self.landlord:
-            return max(0, left - self.handicap)
-        return left
+        return cards_to_win(self.cards_left[seat], seat, self.landlord, self.handicap)
 
     def my_need(self) -> int:
         return self.need(self.seat)
@@ -217,9 +218,9 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
     if len(plays) == 2 and controls:
         return controls[0], "fewest_plays", {"n": 1}
     danger_seat, danger = _danger(ctx)
-    nxt = (ctx.seat + 1) % ctx.players
+    nxt = next_seat(ctx.seat, ctx.players)
     # feed a partner who is about to go out
-    if not ctx.duel and ctx.seat != ctx.landlord:
+    if ctx.partnered and ctx.seat != ctx.landlord:
         partner = next(s for s in range(ctx.players) if s != ctx.seat and s != ctx.landlord)
         left = ctx.cards_left[partner]
         if left <= 2 and (partner == nxt or danger > 2):
@@ -271,7 +272,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
     if forced is not None:
         return forced
     if ctx.partner(last_seat):
-        nxt = (ctx.seat + 1) % ctx.players
+        nxt = next_seat(ctx.seat, ctx.players)
         lord_need = ctx.need(ctx.landlord)
         if (style.partner_top and nxt == ctx.landlord and lord_need <= 2
                 and lord_need >= prev.size and _beatable(prev, ctx.unseen)):
@@ -290,7 +291,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
               or (owner_need <= 4 and prev.size >= 4))
     scored = sorted(((_plays_after(hand, m) - (base - 1), m.main, m) for m in ordinary),
                     key=lambda t: (t[0], t[1]))
-    who = "stop_landlord" if (not ctx.duel and last_seat == ctx.landlord) else "stop_opponent"
+    who = "stop_landlord" if (ctx.partnered and last_seat == ctx.landlord) else "stop_opponent"
     if urgent:
         if scored:
             # stop them with the strongest ordinary reply that does not cost too much
@@ -314,7 +315,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
         if delta <= 0:
             return m, "fewest_plays", {"n": base - 1}
         eager = (danger <= style.delta1_danger or (style.delta1_landlord and ctx.seat == ctx.landlord)
-                 or (style.delta1_duel and ctx.duel))
+                 or (style.delta1_duel and trick_over(1, ctx.players)))
         if delta == 1 and eager:
             return m, "fewest_plays", {"n": base}
         if delta == 2 and danger <= style.delta2_danger:

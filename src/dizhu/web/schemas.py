@@ -13,16 +13,13 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
 
 __all__ = [
-    "VARIANTS", "LEVELS", "LANGUAGES", "CreateGame", "Act", "Step", "HintRequest", "Settings", "ViewQuery",
+    "CreateGame", "Act", "Step", "HintRequest", "Settings", "ViewQuery",
     "View", "Created", "Hint", "Rounds", "ErrorBody", "Health",
 ]
 
 Variant = Literal["classic", "duel"]
 Level = Literal["normal", "intermediate", "super-hard"]
 Language = Literal["en", "ja", "zh-Hans", "zh-Hant"]
-VARIANTS = ("classic", "duel")
-LEVELS = ("normal", "intermediate", "super-hard")
-LANGUAGES = ("en", "ja", "zh-Hans", "zh-Hant")
 
 #: Deal codes as the server makes them (``classic-<hex>``) and as seeded
 #: matches make them (``classic-seed.3``).
