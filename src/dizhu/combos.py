@@ -33,6 +33,7 @@ from .cards import (
     parse_cards,
 )
 from .errors import REASONS, InvalidPlay
+from .ranks import RANK_UNITS as _UNITS
 from .variants import Variant, get_variant
 
 __all__ = [
@@ -73,7 +74,6 @@ class Kind(StrEnum):
     ROCKET = "rocket"
 
 
-_UNITS = tuple(1 << (3 * r) for r in range(NUM_RANKS))
 
 
 class Combo:

@@ -29,6 +29,7 @@ from operator import mul
 from typing import Sequence
 
 from .cards import CHAIN_TOP, JOKERS, NUM_RANKS, Card, Hand, parse_cards
+from .ranks import RANK_UNITS
 from .combos import Combo, Kind, classify, combo_from_counts
 from .variants import CLASSIC, Variant, get_variant
 
@@ -38,7 +39,7 @@ BLACK, RED = JOKERS
 #: No hand holds more than 20 cards, so no play is longer.
 MAX_PLAY_SIZE = 20
 
-_U = tuple(1 << (3 * r) for r in range(NUM_RANKS))
+_U = RANK_UNITS
 _ROCKET = _U[BLACK] + _U[RED]
 # A hand's key holds 3 bits of count per rank.  These masks pick bit 0 of
 # every rank's field, for all ranks and for the ranks a chain may use.

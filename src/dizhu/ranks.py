@@ -14,7 +14,7 @@ from enum import IntEnum
 
 from .errors import NotationError
 
-__all__ = ["Rank", "RANK_SYMBOLS", "NUM_RANKS", "CHAIN_TOP", "JOKERS"]
+__all__ = ["Rank", "RANK_SYMBOLS", "NUM_RANKS", "CHAIN_TOP", "JOKERS", "RANK_UNITS"]
 
 
 class Rank(IntEnum):
@@ -64,3 +64,6 @@ NUM_RANKS = 15
 CHAIN_TOP = int(Rank.ACE)
 #: Ranks that occur once per deck.
 JOKERS = (int(Rank.BLACK_JOKER), int(Rank.RED_JOKER))
+#: One card of each rank in a hand key, which packs a hand's counts 3 bits a
+#: rank (at most 4 cards fit): the key of counts ``c`` is ``sum(n * u)``.
+RANK_UNITS = tuple(1 << (3 * r) for r in range(NUM_RANKS))

@@ -10,7 +10,8 @@ from typing import Any
 from ..cards import Card, parse_cards
 from ..variants import Variant, get_variant
 from .bidding import decide_bid
-from .policy import Decision, decide_play
+from .policy import Ctx, Decision, intermediate_move, normal_move
+from .search import search_move
 from .view import View
 
 __all__ = ["LEVELS", "BotPlayer", "create", "hint"]
@@ -67,6 +68,20 @@ class BotPlayer:
 
     def __repr__(self) -> str:
         return f"BotPlayer({self.level!r}, {self.variant.name!r})"
+
+
+def decide_play(view: View, level: str, rng: random.Random, budget: float | None = None,
+                deadline: float | None = None) -> Decision:
+    """The play-phase decision of a bot at ``level`` (or the hint); ``deadline``
+    (``time.monotonic()``) cuts a search short."""
+    if level == "super-hard":
+        return search_move(view, rng, budget, deadline=deadline)
+    ctx = Ctx.of(view)
+    if level == "normal":
+        combo, reason, params = normal_move(ctx, rng)
+    else:
+        combo, reason, params = intermediate_move(ctx)
+    return Decision("pass" if combo is None else f"play {combo.text}", reason, params)
 
 
 def create(level: str, variant: "str | Variant" = "classic", seed: int | str | None = None,

@@ -12,17 +12,19 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import NUM_RANKS, RANK_SYMBOLS
+from ..cards import RANK_SYMBOLS
 from ..combos import Combo, Kind
 from ..moves import moves_from_counts, play_table
+from ..ranks import RANK_UNITS as _U
+from ..ranks import Rank
 from ..rules import cards_to_win, next_seat, same_side, trick_over
 from .hands import Group, split_counts
 from .view import View
 
-__all__ = ["Decision", "Ctx", "decide_play", "intermediate_move", "normal_move"]
+__all__ = ["Decision", "Ctx", "intermediate_move", "normal_move", "leads_from_split"]
 
-TWO, BLACK, RED = 12, 13, 14
-_U = tuple(1 << (3 * r) for r in range(NUM_RANKS))
+# plain ints: they index count tuples in the simulations' hot loop
+TWO, BLACK, RED = int(Rank.TWO), int(Rank.BLACK_JOKER), int(Rank.RED_JOKER)
 
 
 @dataclass
@@ -101,7 +103,7 @@ def _is_control(combo: Combo, ctx: Ctx) -> bool:
     return not _beatable(combo, ctx.unseen)
 
 
-def _leads_from_split(hand: tuple[int, ...]) -> list[Combo]:
+def leads_from_split(hand: tuple[int, ...]) -> list[Combo]:
     """The split's groups as plays, trios and planes carrying the weakest kickers."""
     groups = list(split_counts(hand).groups)
     # kicker units: singles and pairs that are not chains, weakest first (by index:
@@ -142,7 +144,7 @@ def _finishing(ctx: Ctx, moves: list[Combo]) -> Combo | None:
 
 def _can_run_out(ctx: Ctx, after: tuple[int, ...], spent: Combo) -> bool:
     """Whether, holding ``after`` with the lead, every play but the last is unbeatable."""
-    plays = _leads_from_split(after)
+    plays = leads_from_split(after)
     if len(plays) <= 1:
         return True
     unseen = ctx.unseen
@@ -211,7 +213,7 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
     done = _finishing(ctx, moves)
     if done is not None:
         return done, "finish", {}
-    plays = _leads_from_split(hand)
+    plays = leads_from_split(hand)
     controls = [p for p in plays if _is_control(p, ctx)]
     others = [p for p in plays if p not in controls]
     # two plays left and one of them cannot be beaten: play it, then the other
@@ -334,7 +336,7 @@ def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[s
         done = _finishing(ctx, moves)
         if done is not None:
             return done, "finish", {}
-        plays = _leads_from_split(hand)
+        plays = leads_from_split(hand)
         ordinary = [p for p in plays if not p.is_bomb] or plays
         if rng.random() < 0.15:
             return rng.choice(ordinary), "fewest_plays", {"n": len(plays)}
@@ -355,19 +357,3 @@ def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[s
     if ordinary and rng.random() < 0.3:
         return min(ordinary, key=lambda m: m.main), "fewest_plays", {"n": base}
     return None, "save_cards", {}
-
-
-def decide_play(view: View, level: str, rng: random.Random, budget: float | None = None,
-                deadline: float | None = None) -> Decision:
-    """The play-phase decision of a bot at ``level`` (or the hint); ``deadline``
-    (``time.monotonic()``) cuts a search short."""
-    if level == "super-hard":
-        from .search import search_move
-
-        return search_move(view, rng, budget, deadline=deadline)
-    ctx = Ctx.of(view)
-    if level == "normal":
-        combo, reason, params = normal_move(ctx, rng)
-    else:
-        combo, reason, params = intermediate_move(ctx)
-    return Decision("pass" if combo is None else f"play {combo.text}", reason, params)

@@ -31,7 +31,7 @@ from ..cards import NUM_RANKS
 from ..combos import Combo, Kind
 from ..moves import moves_from_counts
 from ..rules import has_won, next_seat, same_side, spring, trick_over
-from .policy import Ctx, Decision, _leads_from_split, intermediate_move
+from .policy import Ctx, Decision, leads_from_split, intermediate_move
 from .view import View
 
 __all__ = ["search_move", "DEFAULT_BUDGET", "sample_world", "Sim"]
@@ -283,7 +283,7 @@ def _candidates(view: View, ctx: Ctx) -> tuple[list[Combo | None], Combo | None]
     hand = ctx.hand
     if ctx.last is None:
         moves = moves_from_counts(hand)
-        pool: list[Combo | None] = list(_leads_from_split(hand))
+        pool: list[Combo | None] = list(leads_from_split(hand))
         if len(moves) <= 12:
             pool = list(moves)
         else:
