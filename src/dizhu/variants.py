@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from collections.abc import Sequence
+from typing import Any
 
 from .bidding import BiddingStyle, CallRobBidding, PointsBidding
 from .errors import InvalidPlay
@@ -76,6 +77,27 @@ class Variant:
         for rank in range(self.lowest_rank):
             if counts[rank]:
                 raise InvalidPlay("not_in_deck", variant=self.name, rank=RANK_SYMBOLS[rank])
+
+    def describe(self) -> dict[str, Any]:
+        """The rules that tell this variant apart, JSON-ready, for clients.
+
+        >>> d = DUEL.describe()
+        >>> d["players"], d["lowest_rank"], d["bidding"], d["handicap"], d["match_target"], sum(d["deck_counts"])
+        (2, '5', 'rob', True, None, 46)
+        """
+        return {
+            "name": self.name,
+            "players": self.players,
+            "lowest_rank": self.lowest_rank.symbol,
+            "bidding": self.bidding.name,
+            # True: a farmer wins at the handicap (the robs) or fewer cards, not only by playing out
+            "handicap": self.bidding.has_handicap,
+            "deck_counts": list(self.deck_counts),
+            "hand_size": self.hand_size,
+            "bottom_size": self.bottom_size,
+            "undealt": self.undealt,
+            "match_target": self.match_target,
+        }
 
     @property
     def landlord_hand_size(self) -> int:

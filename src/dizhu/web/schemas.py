@@ -191,10 +191,26 @@ class Observation(BaseModel):
     deal_code: Optional[str]
 
 
+class VariantRules(BaseModel):
+    """What sets the variant apart (``dizhu.Variant.describe()``), so a client need not know it by name."""
+
+    name: Variant
+    players: int
+    lowest_rank: str
+    bidding: Literal["points", "rob"]
+    handicap: bool = Field(description="A farmer wins at the handicap (= robs) cards or fewer.")
+    deck_counts: list[int] = Field(description="Cards of each rank in the deck, weakest rank first.")
+    hand_size: int
+    bottom_size: int
+    undealt: int
+    match_target: Optional[int]
+
+
 class View(BaseModel):
     game_id: str
     version: int
     variant: Variant
+    rules: VariantRules
     level: Level
     language: Language
     human_seat: int
