@@ -184,3 +184,15 @@ def test_hint_refuses_when_not_to_act():
     other = (r.to_act + 1) % 3
     with pytest.raises(ValueError):
         hint(r.observation(other))
+
+
+def test_a_bot_knows_its_variant():
+    from dizhu import Round
+    from dizhu.bots import create
+
+    with pytest.raises(ValueError, match="unknown variant"):
+        create("normal", "no-such-variant")
+    r = Round.deal("duel", seed="bot-variant")
+    with pytest.raises(ValueError, match="classic bot"):
+        create("normal", "classic").decide(r.observation(r.to_act))
+    assert repr(create("normal", "duel")) == "BotPlayer('normal', 'duel')"

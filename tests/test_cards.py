@@ -4,6 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import dizhu
 from dizhu import CLASSIC, DUEL, Card, Hand, NotationError, Rank, format_cards, parse_cards
 from dizhu.cards import RANK_SYMBOLS, hand_from_counts
 
@@ -37,8 +38,6 @@ def test_input_notation(text, canonical):
         ("77777", "classic", "rank 7"),
         ("BB", "classic", "small (black) joker"),
         ("RR", "classic", "big (red) joker"),
-        ("3", "duel", "rank 3"),
-        ("4", "duel", "rank 4"),
         ("X", "classic", "'X'"),
         ("1", "classic", "'1'"),
         ("3 % 4", "classic", "'%'"),
@@ -91,3 +90,34 @@ def test_round_trip(ids):
     # spaced and lower-case input reads the same
     spaced = " ".join("10" if ch == "T" else ch.lower() for ch in text)
     assert str(parse_cards(spaced)) == text
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: parse_cards("3 5", "duel"),
+        lambda: Hand.of([Card.from_id(4), Card.from_id(8)], "duel"),
+        lambda: dizhu.classify("34567", "duel"),
+        lambda: dizhu.legal_moves(parse_cards("3"), variant="duel"),
+        lambda: dizhu.legal_moves("4 5", variant="duel"),
+        lambda: dizhu.legal_moves("55", previous="33", variant="duel"),
+        lambda: dizhu.Action.play(parse_cards("44"), "duel"),
+    ],
+)
+def test_a_rank_outside_the_deck_is_one_error_naming_its_symbol(call):
+    """Notation, hands, classification and move lists refuse it alike (RULES.md §1)."""
+    with pytest.raises(dizhu.InvalidPlay) as info:
+        call()
+    err = info.value
+    assert err.reason == "not_in_deck" and err.params["variant"] == "duel"
+    assert err.params["rank"] in ("3", "4")
+    assert str(err) == f"the duel deck has no {err.params['rank']}s"
+
+
+def test_a_play_from_another_deck_is_refused_by_the_round():
+    r = dizhu.Round.deal("duel", seed="deck")
+    while r.phase == "bidding":
+        r.apply(r.to_act, "pass")
+    with pytest.raises(dizhu.InvalidPlay) as info:
+        r.apply(r.to_act, dizhu.Action.play("3"))  # built for the classic deck
+    assert info.value.params == {"variant": "duel", "rank": "3"}

@@ -19,7 +19,6 @@ Confidence intervals (95%) treat each deal (its two games) as one sample.
 
 from __future__ import annotations
 
-import json
 import math
 import multiprocessing as mp
 import os
@@ -212,7 +211,3 @@ def progress_bar(done: int, total: int, stream=sys.stderr, start=[None]) -> None
     if done == total:
         stream.write("\n")
     stream.flush()
-
-
-def main_json(result: ArenaResult) -> str:
-    return json.dumps(result.summary(), indent=2)

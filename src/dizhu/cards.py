@@ -27,7 +27,9 @@ from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from typing import Union
 
-from .errors import DizhuError
+from .errors import NotationError
+from .ranks import CHAIN_TOP, JOKERS, NUM_RANKS, RANK_SYMBOLS, Rank
+from .variants import get_variant
 
 __all__ = [
     "Rank",
@@ -36,61 +38,15 @@ __all__ = [
     "Hand",
     "NotationError",
     "RANK_SYMBOLS",
+    "NUM_RANKS",
+    "CHAIN_TOP",
+    "JOKERS",
     "parse_cards",
     "format_cards",
     "format_counts",
     "rank_counts",
     "CardsLike",
 ]
-
-
-class Rank(IntEnum):
-    """The fifteen ranks, weakest first.  ``int(rank)`` is its strength."""
-
-    THREE = 0
-    FOUR = 1
-    FIVE = 2
-    SIX = 3
-    SEVEN = 4
-    EIGHT = 5
-    NINE = 6
-    TEN = 7
-    JACK = 8
-    QUEEN = 9
-    KING = 10
-    ACE = 11
-    TWO = 12
-    BLACK_JOKER = 13
-    RED_JOKER = 14
-
-    @property
-    def symbol(self) -> str:
-        """The one-character notation: ``Rank.TEN.symbol == 'T'``."""
-        return RANK_SYMBOLS[self]
-
-    @classmethod
-    def from_symbol(cls, symbol: str) -> "Rank":
-        """Read one rank symbol (``'T'``, ``'10'``, ``'q'``, ``'B'`` ...).
-
-        >>> Rank.from_symbol("10")
-        <Rank.TEN: 7>
-        """
-        key = symbol.upper()
-        if key == "10":
-            return cls.TEN
-        try:
-            return cls(RANK_SYMBOLS.index(key))
-        except ValueError:
-            raise NotationError(f"unknown card symbol {symbol!r}", symbol=symbol) from None
-
-
-#: Notation symbols indexed by rank value.
-RANK_SYMBOLS = "3456789TJQKA2BR"
-NUM_RANKS = 15
-#: The highest rank a chain (straight, pair chain, plane body) may reach.
-CHAIN_TOP = int(Rank.ACE)
-#: Ranks that occur once per deck.
-JOKERS = (int(Rank.BLACK_JOKER), int(Rank.RED_JOKER))
 
 
 class Suit(IntEnum):
@@ -110,25 +66,6 @@ class Suit(IntEnum):
         return "♠♥♣♦"[self]
 
 
-class NotationError(DizhuError):
-    """Text or cards that cannot be read as cards from one deck.
-
-    ``symbol`` names the offending symbol when there is one; ``reason`` is
-    always ``"bad_notation"``.
-
-    >>> try:
-    ...     parse_cards("3 4 Z")
-    ... except NotationError as e:
-    ...     print(e.symbol, e.reason, isinstance(e, ValueError))
-    Z bad_notation True
-    """
-
-    def __init__(self, message: str, *, symbol: str | None = None) -> None:
-        super().__init__("bad_notation", message, detail=message)
-        self.symbol = symbol
-
-
-NotationError.__module__ = "dizhu"
 
 
 class Card:
@@ -275,16 +212,12 @@ def _ranks_in_text(text: str) -> list[int]:
 
 
 def _check_counts(counts: Sequence[int], variant: str) -> None:
-    from .variants import get_variant  # local: variants imports this module
-
-    deck = get_variant(variant).deck_counts
+    v = get_variant(variant)
+    v.check_in_deck(counts)
+    deck = v.deck_counts
     for rank, n in enumerate(counts):
         if n > deck[rank]:
             symbol = RANK_SYMBOLS[rank]
-            if deck[rank] == 0:
-                raise NotationError(
-                    f"the {variant} deck has no cards of rank {symbol}", symbol=symbol
-                )
             if rank in JOKERS:
                 name = "big (red)" if rank == JOKERS[1] else "small (black)"
                 raise NotationError(f"a deck has only one {name} joker, not {n}", symbol=symbol)
@@ -299,7 +232,9 @@ def parse_cards(text: str, variant: str = "classic") -> Hand:
     Ranks are ``3-9 T J Q K A 2 B R`` (``10`` for ``T``, any case); spaces,
     ``+`` and ``,`` are ignored.  Suits are assigned in a fixed order, so the
     same text always gives the same cards.  Raises :class:`NotationError` for
-    an unknown symbol or cards that one deck of ``variant`` cannot hold.
+    an unknown symbol or more cards of a rank than one deck holds, and
+    :class:`~dizhu.errors.InvalidPlay` (``not_in_deck``) for a rank the
+    deck of ``variant`` lacks.
 
     >>> parse_cards("10 J q K a")
     Hand('TJQKA')
@@ -312,7 +247,7 @@ def parse_cards(text: str, variant: str = "classic") -> Hand:
     >>> parse_cards("3 5", variant="duel")
     Traceback (most recent call last):
     ...
-    dizhu.NotationError: the duel deck has no cards of rank 3
+    dizhu.InvalidPlay: the duel deck has no 3s
     """
     if not isinstance(text, str):
         raise NotationError(f"card notation must be text, not {type(text).__name__}")

@@ -20,21 +20,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Union
+from typing import Union
 
 from .cards import (
     CHAIN_TOP,
     JOKERS,
     NUM_RANKS,
-    RANK_SYMBOLS,
     Card,
     Hand,
     Rank,
     format_counts,
     parse_cards,
-    rank_counts,
 )
 from .errors import REASONS, InvalidPlay
+from .ranks import RANK_UNITS as _UNITS
 from .variants import Variant, get_variant
 
 __all__ = [
@@ -75,7 +74,6 @@ class Kind(StrEnum):
     ROCKET = "rocket"
 
 
-_UNITS = tuple(1 << (3 * r) for r in range(NUM_RANKS))
 
 
 class Combo:
@@ -155,12 +153,7 @@ def _counts_of(cards: CardsArg, variant: Variant) -> tuple[int, ...]:
         counts = cards.counts
     else:
         counts = Hand.of(list(cards)).counts
-    if variant.lowest_rank:
-        for rank in range(variant.lowest_rank):
-            if counts[rank]:
-                raise InvalidPlay(
-                    "not_in_deck", variant=variant.name, rank=RANK_SYMBOLS[rank]
-                )
+    variant.check_in_deck(counts)
     return counts
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["REASONS", "PLAY_REASONS", "DizhuError", "InvalidPlay", "IllegalAction"]
+__all__ = ["REASONS", "PLAY_REASONS", "DizhuError", "InvalidPlay", "IllegalAction", "NotationError"]
 
 #: Every reason code with its English message template.
 REASONS: dict[str, str] = {
@@ -88,6 +88,25 @@ class IllegalAction(DizhuError):
     """An action the game refuses: out of turn, in the wrong phase, too weak..."""
 
 
+class NotationError(DizhuError):
+    """Text or cards that cannot be read as cards from one deck.
+
+    ``symbol`` names the offending symbol when there is one; ``reason`` is
+    always ``"bad_notation"``.
+
+    >>> from dizhu import parse_cards
+    >>> try:
+    ...     parse_cards("3 4 Z")
+    ... except NotationError as e:
+    ...     print(e.symbol, e.reason, isinstance(e, ValueError))
+    Z bad_notation True
+    """
+
+    def __init__(self, message: str, *, symbol: str | None = None) -> None:
+        super().__init__("bad_notation", message, detail=message)
+        self.symbol = symbol
+
+
 # Public errors show under the package name in tracebacks: dizhu.InvalidPlay.
-for _cls in (DizhuError, InvalidPlay, IllegalAction):
+for _cls in (DizhuError, InvalidPlay, IllegalAction, NotationError):
     _cls.__module__ = "dizhu"

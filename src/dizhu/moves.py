@@ -28,7 +28,8 @@ from itertools import combinations, product
 from operator import mul
 from typing import Sequence
 
-from .cards import CHAIN_TOP, JOKERS, NUM_RANKS, Card, Hand, NotationError, parse_cards
+from .cards import CHAIN_TOP, JOKERS, NUM_RANKS, Card, Hand, parse_cards
+from .ranks import RANK_UNITS
 from .combos import Combo, Kind, classify, combo_from_counts
 from .variants import CLASSIC, Variant, get_variant
 
@@ -38,7 +39,7 @@ BLACK, RED = JOKERS
 #: No hand holds more than 20 cards, so no play is longer.
 MAX_PLAY_SIZE = 20
 
-_U = tuple(1 << (3 * r) for r in range(NUM_RANKS))
+_U = RANK_UNITS
 _ROCKET = _U[BLACK] + _U[RED]
 # A hand's key holds 3 bits of count per rank.  These masks pick bit 0 of
 # every rank's field, for all ranks and for the ranks a chain may use.
@@ -314,11 +315,8 @@ def moves_from_counts(counts: Sequence[int], previous: Combo | None = None) -> l
 
 def _hand_counts(hand: "str | Sequence[Card]", variant: Variant) -> Sequence[int]:
     if isinstance(hand, Hand):
-        counts = hand.counts
-        for rank in range(variant.lowest_rank):
-            if counts[rank]:
-                raise NotationError(f"the {variant.name} deck has no cards of rank {rank}")
-        return counts
+        variant.check_in_deck(hand.counts)
+        return hand.counts
     if isinstance(hand, str):
         return parse_cards(hand, variant.name).counts
     return Hand.of(list(hand), variant.name).counts

@@ -33,6 +33,11 @@ def test_create_returns_id_token_and_view(client, variant, players):
     assert all(s["level"] == "normal" for s in view["seats"][1:])
     assert view["round_number"] == 1 and view["totals"] == [0] * players
     assert view["target"] == (30 if variant == "classic" else None)
+    rules = view["rules"]  # the variant's rules as data, so a client need not know it by name
+    assert (rules["name"], rules["players"], rules["match_target"]) == (variant, players, view["target"])
+    assert (rules["lowest_rank"], rules["bidding"], rules["handicap"]) == (
+        ("3", "points", False) if variant == "classic" else ("5", "rob", True))
+    assert sum(rules["deck_counts"]) == (54 if variant == "classic" else 46)
     obs = view["observation"]
     # the computers act until the human must (a computer bidding 3 / the 4th rob even starts play)
     assert obs["to_act"] == 0 and obs["legal_actions"] and obs["deal_code"] is None

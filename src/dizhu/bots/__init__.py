@@ -17,10 +17,6 @@ deterministic function of that observation and its seed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .players import LEVELS, BotPlayer, create, hint
 
 __all__ = ["LEVELS", "BotPlayer", "create", "hint"]
-
-_ = Any

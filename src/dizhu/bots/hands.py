@@ -2,7 +2,7 @@
 
 A hand's strength for the bots is mostly *how many plays it needs to go out*
 and *how many of those plays nobody can beat* (control: the rocket, bombs,
-and cards above everything still unseen).  :func:`split` searches the ways of
+and cards above everything still unseen).  :func:`split_counts` searches the ways of
 taking chains out of a hand and counts the rest with trios carrying kickers.
 
 Results are memoised by hand key: the same hand always splits the same way.
@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..cards import CHAIN_TOP, NUM_RANKS
-from ..moves import hand_key
+from ..cards import CHAIN_TOP, NUM_RANKS, Rank
 
-__all__ = ["Split", "split", "split_counts", "Group"]
+__all__ = ["Split", "split_counts", "Group"]
 
-BLACK, RED, TWO = 13, 14, 12
+# plain ints: these index count tuples in the hot loop
+BLACK, RED, TWO = int(Rank.BLACK_JOKER), int(Rank.RED_JOKER), int(Rank.TWO)
 _CHAIN_MIN = {1: 5, 2: 3, 3: 2}
 
 
@@ -150,21 +150,3 @@ def _best(c: tuple[int, ...], capacity: int) -> tuple[int, int, tuple[int, int, 
         if plays + 1 < best[0] or (plays + 1 == best[0] and weak_left < best[1]):
             best = (plays + 1, weak_left, chain)
     return best
-
-
-def split(counts) -> Split:
-    """The best split of a hand given as a rank-count sequence.
-
-    >>> s = split([1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0])  # 34567 22
-    >>> s.plays
-    2
-    """
-    return split_counts(tuple(counts))
-
-
-def hand_plays(counts) -> int:
-    """Plays needed to go out (see :func:`split`)."""
-    return split_counts(tuple(counts)).plays
-
-
-_ = hand_key  # re-exported helper for callers that key caches by hand

@@ -8,8 +8,10 @@ import time
 from typing import Any
 
 from ..cards import Card, parse_cards
+from ..variants import Variant, get_variant
 from .bidding import decide_bid
-from .policy import Decision, decide_play
+from .policy import Ctx, Decision, intermediate_move, normal_move
+from .search import search_move
 from .view import View
 
 __all__ = ["LEVELS", "BotPlayer", "create", "hint"]
@@ -38,12 +40,12 @@ class BotPlayer:
     a search short, the decision does depend on the machine's load.
     """
 
-    def __init__(self, level: str, variant: str = "classic", seed: int | str | None = None,
+    def __init__(self, level: str, variant: "str | Variant" = "classic", seed: int | str | None = None,
                  budget: float | None = None, time_limit: float | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
         self.level = level
-        self.variant = variant
+        self.variant = get_variant(variant)  # an unknown variant fails here, not mid-game
         self.seed = seed
         self.budget = budget
         self.time_limit = time_limit
@@ -52,6 +54,8 @@ class BotPlayer:
         """The decision with its reason (a message key and parameters)."""
         if observation["to_act"] != observation["seat"] or not observation["legal_actions"]:
             raise ValueError("this seat has nothing to decide now")
+        if observation["variant"] != self.variant.name:
+            raise ValueError(f"a {self.variant.name} bot cannot decide in a {observation['variant']} round")
         rng = random.Random(_observation_seed(observation, self.seed))
         view = View.of(observation)
         if view.phase == "bidding":
@@ -63,10 +67,24 @@ class BotPlayer:
         return self.explain(observation).action
 
     def __repr__(self) -> str:
-        return f"BotPlayer({self.level!r}, {self.variant!r})"
+        return f"BotPlayer({self.level!r}, {self.variant.name!r})"
 
 
-def create(level: str, variant: str = "classic", seed: int | str | None = None,
+def decide_play(view: View, level: str, rng: random.Random, budget: float | None = None,
+                deadline: float | None = None) -> Decision:
+    """The play-phase decision of a bot at ``level`` (or the hint); ``deadline``
+    (``time.monotonic()``) cuts a search short."""
+    if level == "super-hard":
+        return search_move(view, rng, budget, deadline=deadline)
+    ctx = Ctx.of(view)
+    if level == "normal":
+        combo, reason, params = normal_move(ctx, rng)
+    else:
+        combo, reason, params = intermediate_move(ctx)
+    return Decision("pass" if combo is None else f"play {combo.text}", reason, params)
+
+
+def create(level: str, variant: "str | Variant" = "classic", seed: int | str | None = None,
            budget: float | None = None, time_limit: float | None = None) -> BotPlayer:
     """A computer player at ``level`` ("normal", "intermediate" or "super-hard")."""
     return BotPlayer(level, variant, seed, budget, time_limit)

@@ -12,16 +12,19 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import NUM_RANKS, RANK_SYMBOLS
+from ..cards import RANK_SYMBOLS
 from ..combos import Combo, Kind
 from ..moves import moves_from_counts, play_table
+from ..ranks import RANK_UNITS as _U
+from ..ranks import Rank
+from ..rules import cards_to_win, next_seat, same_side, trick_over
 from .hands import Group, split_counts
 from .view import View
 
-__all__ = ["Decision", "Ctx", "decide_play", "intermediate_move", "normal_move"]
+__all__ = ["Decision", "Ctx", "intermediate_move", "normal_move", "leads_from_split"]
 
-TWO, BLACK, RED = 12, 13, 14
-_U = tuple(1 << (3 * r) for r in range(NUM_RANKS))
+# plain ints: they index count tuples in the simulations' hot loop
+TWO, BLACK, RED = int(Rank.TWO), int(Rank.BLACK_JOKER), int(Rank.RED_JOKER)
 
 
 @dataclass
@@ -44,8 +47,8 @@ class Ctx:
     cards_left: list[int]
     last: tuple[int, Combo] | None
     unseen: tuple[int, ...]
+    #: Cards at which a farmer wins (the duel's robs; 0 in classic: farmers play out).
     handicap: int = 0
-    duel: bool = False
 
     @classmethod
     def of(cls, view: View) -> "Ctx":
@@ -58,20 +61,20 @@ class Ctx:
             last=view.last,
             unseen=tuple(view.unseen),
             handicap=view.handicap,
-            duel=view.variant.bidding == "rob",
         )
 
     def partner(self, seat: int) -> bool:
-        if seat == self.seat:
-            return True
-        return self.seat != self.landlord and seat != self.landlord
+        """Whether ``seat`` is on this seat's side (itself included)."""
+        return same_side(seat, self.seat, self.landlord)
+
+    @property
+    def partnered(self) -> bool:
+        """Whether the farmers are a team (more than one farmer)."""
+        return self.players > 2
 
     def need(self, seat: int) -> int:
         """Cards ``seat`` must still shed to win (the duel farmer stops at the handicap)."""
-        left = self.cards_left[seat]
-        if self.duel and seat != self.landlord:
-            return max(0, left - self.handicap)
-        return left
+        return cards_to_win(self.cards_left[seat], seat, self.landlord, self.handicap)
 
     def my_need(self) -> int:
         return self.need(self.seat)
@@ -100,7 +103,7 @@ def _is_control(combo: Combo, ctx: Ctx) -> bool:
     return not _beatable(combo, ctx.unseen)
 
 
-def _leads_from_split(hand: tuple[int, ...]) -> list[Combo]:
+def leads_from_split(hand: tuple[int, ...]) -> list[Combo]:
     """The split's groups as plays, trios and planes carrying the weakest kickers."""
     groups = list(split_counts(hand).groups)
     # kicker units: singles and pairs that are not chains, weakest first (by index:
@@ -141,7 +144,7 @@ def _finishing(ctx: Ctx, moves: list[Combo]) -> Combo | None:
 
 def _can_run_out(ctx: Ctx, after: tuple[int, ...], spent: Combo) -> bool:
     """Whether, holding ``after`` with the lead, every play but the last is unbeatable."""
-    plays = _leads_from_split(after)
+    plays = leads_from_split(after)
     if len(plays) <= 1:
         return True
     unseen = ctx.unseen
@@ -210,16 +213,16 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
     done = _finishing(ctx, moves)
     if done is not None:
         return done, "finish", {}
-    plays = _leads_from_split(hand)
+    plays = leads_from_split(hand)
     controls = [p for p in plays if _is_control(p, ctx)]
     others = [p for p in plays if p not in controls]
     # two plays left and one of them cannot be beaten: play it, then the other
     if len(plays) == 2 and controls:
         return controls[0], "fewest_plays", {"n": 1}
     danger_seat, danger = _danger(ctx)
-    nxt = (ctx.seat + 1) % ctx.players
+    nxt = next_seat(ctx.seat, ctx.players)
     # feed a partner who is about to go out
-    if not ctx.duel and ctx.seat != ctx.landlord:
+    if ctx.partnered and ctx.seat != ctx.landlord:
         partner = next(s for s in range(ctx.players) if s != ctx.seat and s != ctx.landlord)
         left = ctx.cards_left[partner]
         if left <= 2 and (partner == nxt or danger > 2):
@@ -271,7 +274,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
     if forced is not None:
         return forced
     if ctx.partner(last_seat):
-        nxt = (ctx.seat + 1) % ctx.players
+        nxt = next_seat(ctx.seat, ctx.players)
         lord_need = ctx.need(ctx.landlord)
         if (style.partner_top and nxt == ctx.landlord and lord_need <= 2
                 and lord_need >= prev.size and _beatable(prev, ctx.unseen)):
@@ -290,7 +293,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
               or (owner_need <= 4 and prev.size >= 4))
     scored = sorted(((_plays_after(hand, m) - (base - 1), m.main, m) for m in ordinary),
                     key=lambda t: (t[0], t[1]))
-    who = "stop_landlord" if (not ctx.duel and last_seat == ctx.landlord) else "stop_opponent"
+    who = "stop_landlord" if (ctx.partnered and last_seat == ctx.landlord) else "stop_opponent"
     if urgent:
         if scored:
             # stop them with the strongest ordinary reply that does not cost too much
@@ -314,7 +317,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
         if delta <= 0:
             return m, "fewest_plays", {"n": base - 1}
         eager = (danger <= style.delta1_danger or (style.delta1_landlord and ctx.seat == ctx.landlord)
-                 or (style.delta1_duel and ctx.duel))
+                 or (style.delta1_duel and trick_over(1, ctx.players)))
         if delta == 1 and eager:
             return m, "fewest_plays", {"n": base}
         if delta == 2 and danger <= style.delta2_danger:
@@ -333,7 +336,7 @@ def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[s
         done = _finishing(ctx, moves)
         if done is not None:
             return done, "finish", {}
-        plays = _leads_from_split(hand)
+        plays = leads_from_split(hand)
         ordinary = [p for p in plays if not p.is_bomb] or plays
         if rng.random() < 0.15:
             return rng.choice(ordinary), "fewest_plays", {"n": len(plays)}
@@ -354,19 +357,3 @@ def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[s
     if ordinary and rng.random() < 0.3:
         return min(ordinary, key=lambda m: m.main), "fewest_plays", {"n": base}
     return None, "save_cards", {}
-
-
-def decide_play(view: View, level: str, rng: random.Random, budget: float | None = None,
-                deadline: float | None = None) -> Decision:
-    """The play-phase decision of a bot at ``level`` (or the hint); ``deadline``
-    (``time.monotonic()``) cuts a search short."""
-    if level == "super-hard":
-        from .search import search_move
-
-        return search_move(view, rng, budget, deadline=deadline)
-    ctx = Ctx.of(view)
-    if level == "normal":
-        combo, reason, params = normal_move(ctx, rng)
-    else:
-        combo, reason, params = intermediate_move(ctx)
-    return Decision("pass" if combo is None else f"play {combo.text}", reason, params)

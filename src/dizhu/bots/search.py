@@ -30,7 +30,8 @@ from typing import Any
 from ..cards import NUM_RANKS
 from ..combos import Combo, Kind
 from ..moves import moves_from_counts
-from .policy import Ctx, Decision, _leads_from_split, intermediate_move
+from ..rules import has_won, next_seat, same_side, spring, trick_over
+from .policy import Ctx, Decision, leads_from_split, intermediate_move
 from .view import View
 
 __all__ = ["search_move", "DEFAULT_BUDGET", "sample_world", "Sim"]
@@ -78,7 +79,7 @@ def pass_evidence(view: View) -> list[tuple[int, Combo, list[int]]]:
                     since = [0] * NUM_RANKS
                     evidence.append((seat, last[1], since))
                     played_after.append((seat, since))
-            if passes == view.players - 1:
+            if trick_over(passes, view.players):
                 last, passes = None, 0
             continue
         combo = classify(text)
@@ -159,29 +160,28 @@ def sample_world(view: View, rng: random.Random) -> list[list[int]]:
 class Sim:
     """A compact, perfect-information copy of a round in play, for simulations."""
 
-    __slots__ = ("hands", "players", "landlord", "duel", "handicap", "to_act", "last",
+    __slots__ = ("hands", "players", "landlord", "handicap", "to_act", "last",
                  "passes", "left", "played", "deck", "plays_made", "doublings")
 
     def __init__(self, view: View, hands: list[list[int]]) -> None:
         self.hands = hands
         self.players = view.players
         self.landlord = view.landlord
-        self.duel = view.variant.bidding == "rob"
         self.handicap = view.handicap
         self.to_act = view.seat
         self.last = view.last
-        self.passes = view.observation["trick"]["passes"]
+        self.passes = view.passes
         self.left = [sum(h) for h in hands]
         deck = view.variant.deck_counts
         self.deck = deck
         self.played = [deck[r] - view.unseen[r] - view.hand[r] for r in range(NUM_RANKS)]
         self.plays_made = list(view.plays_made)
-        self.doublings = view.observation["multiplier"]["bombs"] + view.observation["multiplier"]["rockets"]
+        self.doublings = view.doublings
 
     def copy(self) -> "Sim":
         other = Sim.__new__(Sim)
         other.hands = [h[:] for h in self.hands]
-        for name in ("players", "landlord", "duel", "handicap", "to_act", "last", "passes",
+        for name in ("players", "landlord", "handicap", "to_act", "last", "passes",
                      "deck", "doublings"):
             setattr(other, name, getattr(self, name))
         other.left = self.left[:]
@@ -194,23 +194,19 @@ class Sim:
         hand = self.hands[seat]
         unseen = tuple(self.deck[r] - self.played[r] - hand[r] for r in range(NUM_RANKS))
         return Ctx(tuple(hand), seat, self.players, self.landlord, self.left, self.last,
-                   unseen, self.handicap, self.duel)
-
-    def won(self, seat: int) -> bool:
-        left = self.left[seat]
-        return left == 0 or (self.duel and seat != self.landlord and left <= self.handicap)
+                   unseen, self.handicap)
 
     def apply(self, combo: Combo | None) -> int | None:
         """Play ``combo`` (None: pass) for the seat to act; the winner's seat if it ends."""
         seat = self.to_act
         if combo is None:
             self.passes += 1
-            if self.passes == self.players - 1:
+            if trick_over(self.passes, self.players):
                 self.to_act = self.last[0]
                 self.last = None
                 self.passes = 0
             else:
-                self.to_act = (seat + 1) % self.players
+                self.to_act = next_seat(seat, self.players)
             return None
         hand = self.hands[seat]
         for r, n in enumerate(combo.counts):
@@ -223,20 +219,16 @@ class Sim:
             self.doublings += 1
         self.last = (seat, combo)
         self.passes = 0
-        if self.won(seat):
+        if has_won(self.left[seat], seat, self.landlord, self.handicap):
             return seat
-        self.to_act = (seat + 1) % self.players
+        self.to_act = next_seat(seat, self.players)
         return None
 
     def value(self, winner: int, me: int) -> float:
         """Points for ``me``'s side at the end (base 1; spring counted)."""
-        landlord_won = winner == self.landlord
-        farmers = [s for s in range(self.players) if s != self.landlord]
-        spring = landlord_won and all(self.plays_made[s] == 0 for s in farmers)
-        anti = not landlord_won and self.plays_made[self.landlord] == 1
-        score = float(1 << (self.doublings + (1 if spring or anti else 0)))
-        mine = (me == self.landlord) == landlord_won
-        return score if mine else -score
+        doubled = spring(winner == self.landlord, self.plays_made, self.landlord) is not None
+        score = float(1 << (self.doublings + doubled))
+        return score if same_side(me, winner, self.landlord) else -score
 
 
 def _rollout(sim: Sim, me: int, limit: int = 400) -> tuple[float, int]:
@@ -257,7 +249,7 @@ def _solve(sim: Sim, me: int, memo: dict, alpha: float = -1.0, beta: float = 1.0
     if hit is not None:
         return hit
     seat = sim.to_act
-    mine = (seat == sim.landlord) == (me == sim.landlord)
+    mine = same_side(seat, me, sim.landlord)
     moves: list[Combo | None] = list(moves_from_counts(sim.hands[seat], sim.last[1] if sim.last else None))
     if sim.last is not None:
         moves.append(None)
@@ -268,7 +260,7 @@ def _solve(sim: Sim, me: int, memo: dict, alpha: float = -1.0, beta: float = 1.0
         child = sim.copy()
         winner = child.apply(move)
         if winner is not None:
-            value = 1.0 if (winner == sim.landlord) == (me == sim.landlord) else -1.0
+            value = 1.0 if same_side(me, winner, sim.landlord) else -1.0
         else:
             value = _solve(child, me, memo, alpha, beta)
         if mine:
@@ -291,7 +283,7 @@ def _candidates(view: View, ctx: Ctx) -> tuple[list[Combo | None], Combo | None]
     hand = ctx.hand
     if ctx.last is None:
         moves = moves_from_counts(hand)
-        pool: list[Combo | None] = list(_leads_from_split(hand))
+        pool: list[Combo | None] = list(leads_from_split(hand))
         if len(moves) <= 12:
             pool = list(moves)
         else:

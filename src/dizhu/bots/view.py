@@ -41,6 +41,10 @@ class View:
     #: Revealed bottom cards the landlord still holds (known to everyone).
     bottom_left: list[int]
     handicap: int
+    #: Passes in a row since the play to beat.
+    passes: int
+    #: Bombs and rockets played so far (each doubles the score).
+    doublings: int
     legal: list[str]
     history: list[list[Any]]
     plays_made: list[int]
@@ -79,25 +83,11 @@ class View:
             last=last,
             unseen=unseen,
             bottom_left=bottom_left,
-            handicap=obs["handicap"] or 0,
+            handicap=obs["handicap"] or 0,  # classic: no handicap line, farmers play out
+            passes=obs["trick"]["passes"],
+            doublings=obs["multiplier"]["bombs"] + obs["multiplier"]["rockets"],
             legal=list(obs["legal_actions"]),
             history=obs["history"],
             plays_made=list(obs["plays_made"]),
             observation=obs,
         )
-
-    @property
-    def is_landlord(self) -> bool:
-        return self.landlord == self.seat
-
-    def is_partner(self, seat: int) -> bool:
-        """Whether ``seat`` is on this seat's side (farmers are partners)."""
-        if seat == self.seat:
-            return True
-        return self.landlord is not None and seat != self.landlord and not self.is_landlord
-
-    def next_seat(self, seat: int | None = None) -> int:
-        return ((self.seat if seat is None else seat) + 1) % self.players
-
-    def opponents(self) -> list[int]:
-        return [s for s in range(self.players) if not self.is_partner(s)]

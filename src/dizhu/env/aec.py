@@ -82,7 +82,7 @@ def render_text(round_: Round) -> str:
     r = round_
     stake = r.multiplier()
     head = f"{r.variant.name}, {r.phase}, stake {stake}"
-    if r.variant.bidding == "rob":
+    if r.variant.bidding.has_handicap:
         head += f", handicap {r.handicap}"
     lines = [head]
     for seat, hand in enumerate(r.all_hands()):

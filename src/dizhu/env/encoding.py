@@ -76,7 +76,7 @@ import numpy as np
 from ..cards import NUM_RANKS
 from ..combos import Combo
 from ..game import Round
-from ..game.actions import BIDS, CALL, PASS, ROB, Action, play_action
+from ..game.actions import PASS, Action, play_action
 from ..moves import play_table
 from ..variants import Variant, get_variant
 
@@ -103,9 +103,7 @@ def card_plane(counts: Sequence[int]) -> np.ndarray:
 
 
 def _bidding_actions(variant: Variant) -> list[Action]:
-    if variant.bidding == "points":
-        return [PASS, BIDS[1], BIDS[2], BIDS[3]]
-    return [PASS, CALL, ROB]
+    return [Action.parse(text) for text in variant.bidding.every_bid]
 
 
 class ActionSpace:
@@ -161,7 +159,7 @@ class Layout:
         v = get_variant(variant)
         p = v.players
         self.bidding_actions = _bidding_actions(v)
-        stake = 4 if v.bidding == "points" else v.max_robs + 1
+        stake = v.bidding.levels
         sizes = [
             ("hand", PLANE), ("unseen", PLANE), ("bottom held", PLANE), ("played", p * PLANE),
             ("to beat", PLANE + p), ("history", HISTORY * (PLANE + 1)), ("cards left", p * (_MAX_CARDS + 1)),
@@ -285,7 +283,7 @@ class Table:
         for k in range(p):
             bid = self.last_bid[(seat + k) % p]
             ones.append(base + k * width + (0 if bid is None else bid + 1))
-        ones.append(off["stake"] + (r.highest_bid if v.bidding == "points" else r.robs))
+        ones.append(off["stake"] + r.bidding_level)
         out[ones] = 1
         out[off["bombs"] : off["bombs"] + min(self.bombs, _BOMB_LEVELS)] = 1
         return out

@@ -1,9 +1,9 @@
 """A match: rounds in a row with running totals (RULES.md §5, match).
 
-Classic: everyone starts at 0, each round's points are added to each seat's
-own total, and the match ends after the round in which anyone reaches 30
-(two farmers reaching it together win together).  Duel keeps running totals
-with no target.
+Everyone starts at 0, each round's points are added to each seat's own
+total, and the match ends after the round in which anyone reaches the
+variant's ``match_target`` (classic: 30; two farmers reaching it together win
+together).  Duel has no target: its totals run on.
 
 >>> m = Match("classic", seed="doc")
 >>> m.totals, m.round.phase
@@ -23,9 +23,7 @@ from ..variants import Variant, get_variant
 from .actions import Action
 from .round import Round
 
-__all__ = ["Match", "CLASSIC_TARGET"]
-
-CLASSIC_TARGET = 30
+__all__ = ["Match"]
 
 
 class Match:
@@ -44,7 +42,7 @@ class Match:
     ) -> None:
         self.variant = get_variant(variant)
         if target == "default":
-            target = CLASSIC_TARGET if self.variant.bidding == "points" else None
+            target = self.variant.match_target
         self.target: int | None = target  # type: ignore[assignment]
         self.seed = seed
         self.totals = [0] * self.variant.players

@@ -40,10 +40,11 @@ from typing import Any
 
 from ..cards import Card, Hand, NotationError, format_counts, parse_cards, rank_counts
 from ..combos import Combo, beats
-from ..errors import IllegalAction, InvalidPlay
+from ..errors import IllegalAction
 from ..moves import moves_from_counts
+from ..rules import has_won, next_seat, settle, trick_over
 from ..variants import Variant, get_variant
-from .actions import BIDS, CALL, PASS, ROB, Action, play_action
+from .actions import PASS, Action, play_action
 from .deal import Deal, commitment, deal_cards, new_deal_code, parse_deal_code
 
 __all__ = ["Round", "Result", "FORMAT_VERSION"]
@@ -135,7 +136,6 @@ class Round:
         """Replay a revealed deal code: the same cards, the same first bidder."""
         variant = parse_deal_code(code)
         self = cls(variant)
-        self._code = code
         self._redeal_code = code
         self._source = {"code": code}
         self.deal_hash = commitment(code)
@@ -172,8 +172,6 @@ class Round:
             raise ValueError(f"first must be a seat from 0 to {v.players - 1}")
         if landlord is not None and (not isinstance(landlord, int) or not 0 <= landlord < v.players):
             raise ValueError(f"landlord must be a seat from 0 to {v.players - 1}")
-        if bid not in (1, 2, 3) or not (isinstance(robs, int) and 0 <= robs <= v.max_robs):
-            raise ValueError("bid must be 1, 2 or 3 and robs from 0 to the variant's most robs")
         pool = {r: [] for r in range(15)}
         for card in parse_cards(format_counts(v.deck_counts), v.name):
             pool[card.rank].append(card)
@@ -220,10 +218,7 @@ class Round:
         }
         self._start_deal(Deal(dealt_hands, dealt_bottom, dealt_undealt, first))
         if landlord is not None:
-            if v.bidding == "points":
-                self._bid_base = bid
-            else:
-                self.robs = robs
+            v.bidding.preset(self._auction, landlord, bid, robs)
             self._choose_landlord(landlord)
         return self
 
@@ -238,10 +233,7 @@ class Round:
         self.to_act = deal.first
         self.phase = BIDDING
         self._bids: list[tuple[int, Action]] = []
-        self._bid_base = 0  # classic: highest bid so far
-        self._high_bidder: int | None = None
-        self._candidate: int | None = None  # duel: the current landlord candidate
-        self.robs = 0
+        self._auction = v.bidding.start(deal.first, v.players)
         self._last: tuple[int, Combo] | None = None
         self._passes = 0
         self._plays_made = [0] * v.players
@@ -267,13 +259,23 @@ class Round:
 
     @property
     def handicap(self) -> int:
-        """Duel: the farmer wins at this many cards or fewer (= robs)."""
-        return self.robs
+        """A farmer wins at this many cards or fewer (duel: the robs; classic: 0)."""
+        return self.variant.bidding.handicap(self._auction)
+
+    @property
+    def robs(self) -> int:
+        """Call/rob bidding: the robs made so far (0 in points bidding)."""
+        return self._auction.robs
+
+    @property
+    def bidding_level(self) -> int:
+        """The bidding's one number so far: the highest points bid, or the robs."""
+        return self.variant.bidding.level(self._auction)
 
     @property
     def highest_bid(self) -> int:
-        """Classic: the highest bid so far (0 before any bid)."""
-        return self._bid_base
+        """Points bidding: the highest bid so far (0 before any bid)."""
+        return self._auction.highest
 
     def hand(self, seat: int) -> Hand:
         """The cards seat ``seat`` holds now (hidden information: do not show others)."""
@@ -294,10 +296,7 @@ class Round:
 
     def multiplier(self) -> int:
         """The score multiplier so far (P in classic, the stake in duel), spring not counted."""
-        doublings = 1 << len(self._doublings)
-        if self.variant.bidding == "points":
-            return max(self._bid_base, 1) * doublings
-        return (1 << self.robs) * doublings
+        return self.variant.bidding.stake(self._auction) << len(self._doublings)
 
     # ---- legal actions
 
@@ -311,9 +310,7 @@ class Round:
         if self.phase == OVER:
             return []
         if self.phase == BIDDING:
-            if self.variant.bidding == "points":
-                return [PASS] + [BIDS[n] for n in (1, 2, 3) if n > self._bid_base]
-            return [PASS, ROB] if self._candidate is not None else [PASS, CALL]
+            return [Action.parse(text) for text in self.variant.bidding.legal(self._auction)]
         counts = self._counts[self.to_act]
         if self._last is None:
             return [play_action(c) for c in moves_from_counts(counts)]
@@ -347,53 +344,19 @@ class Round:
 
     def _apply_bid(self, seat: int, action: Action) -> None:
         v = self.variant
-        kind = action.kind
-        if kind == "play":
+        if action.kind == "play":
             raise IllegalAction("still_bidding")
-        if v.bidding == "points":
-            if kind in ("call", "rob"):
-                raise IllegalAction("not_in_variant", action=action.text, variant=v.name)
-            if kind == "bid" and action.bid <= self._bid_base:
-                raise IllegalAction("bid_too_low", highest=self._bid_base)
-            self._record_bid(seat, action)
-            if kind == "bid":
-                self._bid_base = action.bid
-                self._high_bidder = seat
-                if action.bid == 3:
-                    return self._choose_landlord(seat)
-            if len(self._bids) == v.players:
-                if self._high_bidder is None:
-                    return self._redeal()
-                return self._choose_landlord(self._high_bidder)
-            self.to_act = (seat + 1) % v.players
-            return
-        # duel: call / rob
-        if kind == "bid":
+        if action.kind not in v.bidding.words:
             raise IllegalAction("not_in_variant", action=action.text, variant=v.name)
-        other = (seat + 1) % v.players
-        if self._candidate is None:
-            if kind == "rob":
-                raise IllegalAction("nobody_called")
-            self._record_bid(seat, action)
-            if kind == "call":
-                self._candidate = seat
-                self.to_act = other
-            elif seat == self.first:
-                self.to_act = other
-            else:  # neither called: the first speaker is landlord, no robs
-                self._choose_landlord(self.first)
-            return
-        if kind == "call":
-            raise IllegalAction("already_called")
+        auction = self._auction
+        v.bidding.bid(auction, seat, action.kind, action.bid)
         self._record_bid(seat, action)
-        if kind == "rob":
-            self.robs += 1
-            self._candidate = seat
-            if self.robs == v.max_robs:
-                return self._choose_landlord(seat)
-            self.to_act = other
+        if auction.redeal:
+            self._redeal()
+        elif auction.landlord is not None:
+            self._choose_landlord(auction.landlord)
         else:
-            self._choose_landlord(self._candidate)
+            self.to_act = auction.to_act
 
     def _record_bid(self, seat: int, action: Action) -> None:
         self._bids.append((seat, action))
@@ -417,10 +380,7 @@ class Round:
             "bottom": format_counts(rank_counts(self.bottom)),
             "bottom_ids": [c.id for c in self.bottom],
         }
-        if self.variant.bidding == "points":
-            event["bid"] = self._bid_base
-        else:
-            event["robs"] = self.robs
+        event.update(self.variant.bidding.public(self._auction)["event"])
         self.events.append(event)
 
     def _apply_play(self, seat: int, action: Action) -> None:
@@ -434,19 +394,18 @@ class Round:
             self._passes += 1
             self._history.append([seat, "pass"])
             self.events.append({"type": "pass", "seat": seat})
-            if self._passes == self.variant.passes_to_end_trick:
+            if trick_over(self._passes, self.players):
                 leader = last[0]
                 self._last = None
                 self._passes = 0
                 self.to_act = leader
                 self.events.append({"type": "trick", "leader": leader})
             else:
-                self.to_act = (seat + 1) % self.players
+                self.to_act = next_seat(seat, self.players)
             return
         combo = action.combo
-        for rank in range(self.variant.lowest_rank):
-            if combo.counts[rank]:
-                raise InvalidPlay("not_in_deck", variant=self.variant.name, rank=combo.text[0])
+        # an Action built for another variant's deck reaches here unchecked
+        self.variant.check_in_deck(combo.counts)
         if last is not None and not beats(combo, last[1]):
             previous = last[1]
             if combo.is_bomb or (combo.kind is previous.kind and combo.size == previous.size):
@@ -479,10 +438,10 @@ class Round:
             {"type": "play", "seat": seat, "play": combo.text, "kind": combo.kind.value,
              "cards": [c.id for c in cards]}
         )
-        if self._has_won(seat):
+        if has_won(len(hand), seat, self.landlord, self.handicap):
             self._settle(seat)
         else:
-            self.to_act = (seat + 1) % self.players
+            self.to_act = next_seat(seat, self.players)
 
     def _pick_cards(self, seat: int, combo: Combo, chosen: tuple[Card, ...] | None) -> list[Card]:
         hand = self._hands[seat]
@@ -502,46 +461,21 @@ class Round:
                 picked.append(card)
         return picked
 
-    def _has_won(self, seat: int) -> bool:
-        left = len(self._hands[seat])
-        if left == 0:
-            return True
-        # duel: the farmer wins on reaching the handicap line
-        return self.variant.bidding == "rob" and seat != self.landlord and left <= self.robs
-
     # ---- settlement
 
     def _settle(self, winner_seat: int) -> None:
-        v = self.variant
         landlord = self.landlord
-        landlord_won = winner_seat == landlord
-        farmers = [s for s in range(v.players) if s != landlord]
-        spring = landlord_won and all(self._plays_made[s] == 0 for s in farmers)
-        anti_spring = not landlord_won and self._plays_made[landlord] == 1
-        breakdown: list[dict[str, Any]] = []
-        if v.bidding == "points":
-            breakdown.append({"source": "bid", "factor": self._bid_base})
-        else:
-            breakdown.append({"source": "robs", "count": self.robs, "factor": 1 << self.robs})
-        breakdown.extend(self._doublings)
-        if spring or anti_spring:
-            breakdown.append({"source": "spring" if spring else "anti_spring", "factor": 2})
-        multiplier = 1
-        for entry in breakdown:
-            multiplier *= entry["factor"]
-        sign = 1 if landlord_won else -1
-        points = [0] * v.players
-        for s in farmers:
-            points[s] = -sign * multiplier
-        points[landlord] = -sum(points)
+        breakdown, multiplier, points, spring = settle(
+            self.variant.bidding.base(self._auction), self._doublings, winner_seat, landlord, self._plays_made
+        )
         self.result = Result(
-            winner="landlord" if landlord_won else "farmers",
+            winner="landlord" if winner_seat == landlord else "farmers",
             landlord=landlord,
             points=points,
             multiplier=multiplier,
             breakdown=breakdown,
-            spring=spring,
-            anti_spring=anti_spring,
+            spring=spring == "spring",
+            anti_spring=spring == "anti_spring",
             hands=[format_counts(c) for c in self._counts],
         )
         self.phase = OVER
@@ -573,6 +507,7 @@ class Round:
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalAction("no_such_seat", seat=seat, players=self.players)
         v = self.variant
+        public = v.bidding.public(self._auction)
         last = self._last
         revealed = self.landlord is not None
         to_act = self.to_act
@@ -598,13 +533,13 @@ class Round:
             },
             "plays_made": self._plays_made[:],
             "multiplier": {
-                "base": self._bid_base if v.bidding == "points" else 1 << self.robs,
-                "robs": self.robs if v.bidding == "rob" else None,
+                "base": public["base"],
+                "robs": public["robs"],
                 "bombs": sum(1 for d in self._doublings if d["source"] == "bomb"),
                 "rockets": sum(1 for d in self._doublings if d["source"] == "rocket"),
                 "total": self.multiplier(),
             },
-            "handicap": self.robs if v.bidding == "rob" else None,
+            "handicap": public["handicap"],
             "deal_hash": self.deal_hash,
             "legal_actions": [a.text for a in self.legal_actions()] if seat == to_act else [],
             "result": self.result.to_dict() if self.result else None,

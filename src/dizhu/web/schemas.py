@@ -13,16 +13,13 @@ from typing import Annotated, Any, Literal, Optional, Union
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
 
 __all__ = [
-    "VARIANTS", "LEVELS", "LANGUAGES", "CreateGame", "Act", "Check", "Verdict", "Step", "HintRequest", "Settings", "ViewQuery",
+    "CreateGame", "Act", "Check", "Verdict", "Step", "HintRequest", "Settings", "ViewQuery",
     "View", "Created", "Hint", "Rounds", "ErrorBody", "Health",
 ]
 
 Variant = Literal["classic", "duel"]
 Level = Literal["normal", "intermediate", "super-hard"]
 Language = Literal["en", "ja", "zh-Hans", "zh-Hant"]
-VARIANTS = ("classic", "duel")
-LEVELS = ("normal", "intermediate", "super-hard")
-LANGUAGES = ("en", "ja", "zh-Hans", "zh-Hant")
 
 #: Deal codes as the server makes them (``classic-<hex>``) and as seeded
 #: matches make them (``classic-seed.3``).
@@ -210,10 +207,26 @@ class Observation(BaseModel):
     deal_code: Optional[str]
 
 
+class VariantRules(BaseModel):
+    """What sets the variant apart (``dizhu.Variant.describe()``), so a client need not know it by name."""
+
+    name: Variant
+    players: int
+    lowest_rank: str
+    bidding: Literal["points", "rob"]
+    handicap: bool = Field(description="A farmer wins at the handicap (= robs) cards or fewer.")
+    deck_counts: list[int] = Field(description="Cards of each rank in the deck, weakest rank first.")
+    hand_size: int
+    bottom_size: int
+    undealt: int
+    match_target: Optional[int]
+
+
 class View(BaseModel):
     game_id: str
     version: int
     variant: Variant
+    rules: VariantRules
     level: Level
     language: Language
     human_seat: int

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..game import Match
+from ..variants import get_variant
 from .store import GameRecord
 
 __all__ = ["HUMAN", "Snapshot", "snapshot", "render", "seats"]
@@ -63,6 +64,7 @@ def render(record: GameRecord, snap: Snapshot, since: int = 0) -> dict[str, Any]
         "game_id": record.game_id,
         "version": snap.version,
         "variant": record.variant,
+        "rules": get_variant(record.variant).describe(),
         "level": record.level,
         "language": record.language,
         "human_seat": HUMAN,
