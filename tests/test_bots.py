@@ -196,3 +196,23 @@ def test_a_bot_knows_its_variant():
     with pytest.raises(ValueError, match="classic bot"):
         create("normal", "classic").decide(r.observation(r.to_act))
     assert repr(create("normal", "duel")) == "BotPlayer('normal', 'duel')"
+
+
+def test_a_search_out_of_time_plays_the_rule_policys_move():
+    """The server's wall-clock cap: with no time left, super-hard answers at once with the
+    intermediate level's move instead of searching (a pace must never be overrun)."""
+    import time
+
+    checked = 0
+    for n in range(30):
+        round_ = Round.deal("classic", seed=f"cap{n}")
+        round_.apply(round_.to_act, "bid 3")  # the bidder becomes the landlord and leads
+        obs = round_.observation(round_.to_act)
+        if len(obs["legal_actions"]) < 5:
+            continue
+        start = time.perf_counter()
+        capped = create("super-hard", "classic", seed=1, time_limit=0.0).decide(obs)
+        assert time.perf_counter() - start < 0.1
+        assert capped == create("intermediate", "classic", seed=1).decide(obs)
+        checked += 1
+    assert checked >= 5

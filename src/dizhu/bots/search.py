@@ -312,7 +312,8 @@ def search_move(view: View, rng: random.Random, budget: float | None = None,
     """The super-hard decision for a play-phase observation.
 
     ``deadline`` (a ``time.monotonic()`` value) stops the search after the last
-    whole world sampled before it, even below ``MIN_WORLDS`` (one world at least).
+    whole world sampled before it, even below ``MIN_WORLDS``; if it passes before
+    one world is done, the rule policy's move is played (a server's pace must hold).
     """
     ctx = Ctx.of(view)
     candidates, choice = _candidates(view, ctx)
@@ -336,7 +337,7 @@ def search_move(view: View, rng: random.Random, budget: float | None = None,
         memo: dict = {}
         values: list[float] = []
         for move in candidates:
-            if deadline is not None and worlds and time.monotonic() > deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 break
             sim = root.copy()
             winner = sim.apply(move)
@@ -359,6 +360,8 @@ def search_move(view: View, rng: random.Random, budget: float | None = None,
             break
         if deadline is not None and time.monotonic() > deadline:
             break
+    if not worlds:
+        return _decision(choice, *intermediate_move(ctx)[1:])
     best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] is choice))
     move = candidates[best]
     if move is choice:

@@ -44,7 +44,7 @@ class DecisionPace:
     def think_limit(self) -> float | None:
         """The wall-clock cap on a bot's thinking that keeps it inside the pace
         (a safety net for a loaded machine; None when there is no pace)."""
-        return 0.8 * self.low if self.low > 0 else None
+        return 0.6 * self.low if self.low > 0 else None
 
     def seconds(self, game_id: str, version: int, seat: int, events: int) -> float:
         digest = hashlib.sha256(f"{game_id}:{version}:{seat}:{events}".encode()).digest()
@@ -59,5 +59,5 @@ class DecisionPace:
 PACES: dict[str, DecisionPace] = {
     "normal": DecisionPace(0.008, 0.016),
     "intermediate": DecisionPace(0.008, 0.016),
-    "super-hard": DecisionPace(0.55, 0.85),
+    "super-hard": DecisionPace(0.6, 0.9),
 }
