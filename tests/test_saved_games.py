@@ -37,7 +37,11 @@ def test_saved_match_loads_with_its_totals_and_round(name: str) -> None:
     m = Match.from_json(json.dumps(saved["json"]))
     assert m.totals == saved["totals"] and len(m.finished) == 2
     assert [m.round.observation(s) for s in range(m.variant.players)] == saved["observations"]
-    assert json.loads(m.to_json()) == saved["json"]
+    resaved = json.loads(m.to_json())
+    # Fields added since the fixture was written come back with the value an old save means:
+    # match_start 0, the match began with the game (#12's round of the match).
+    assert resaved.pop("match_start") == 0
+    assert resaved == saved["json"]
     # the restored match goes on: finish the round and the totals move by its points
     before = list(m.totals)
     while m.round.result is None:
