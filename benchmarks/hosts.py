@@ -42,7 +42,7 @@ from pathlib import Path
 
 import httpx
 
-from served import cpu_seconds, line, percentile, start_server
+from served import computer_moves, cpu_seconds, line, percentile, start_server, timed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,31 +65,11 @@ class Stats:
             self.error_samples.append(what)
 
 
-async def timed(stats: Stats, client: httpx.AsyncClient, method: str, url: str, **kwargs):
-    start = time.perf_counter()
-    try:
-        response = await client.request(method, url, **kwargs)
-    except httpx.HTTPError as exc:
-        stats.requests += 1
-        stats.error(f"{method} {url}: {type(exc).__name__}")
-        return None, time.perf_counter() - start
-    elapsed = time.perf_counter() - start
-    stats.requests += 1
-    if not 200 <= response.status_code < 300:
-        stats.error(f"{method} {url.split('/')[-1]}: {response.status_code} {response.text[:120]}")
-        return None, elapsed
-    return response, elapsed
-
-
-def computer_actions(view: dict) -> int:
-    return sum(1 for e in view["events"] if e["type"] in ("bid", "play", "pass") and e.get("seat") != 0)
-
-
 def record_thinking(stats: Stats, response: httpx.Response, elapsed: float) -> dict:
     """The act-like answer's figures; its view."""
     view = response.json()
     stats.acts.append(elapsed)
-    decisions = computer_actions(view)
+    decisions = computer_moves(view)
     if decisions:
         stats.decisions.append(elapsed / decisions)
         stats.decision_count += decisions

@@ -44,7 +44,7 @@ from pathlib import Path
 
 import httpx
 
-from served import cpu_seconds, line, percentile, start_server
+from served import computer_moves, cpu_seconds, line, percentile, start_server, timed
 
 ROOT = Path(__file__).resolve().parents[1]
 FALLBACK = re.compile(r"fallback move in game (\S+)")
@@ -71,26 +71,9 @@ class Stats:
             self.error_samples.append(what)
 
 
-async def timed(stats: Stats, client: httpx.AsyncClient, method: str, url: str, **kwargs):
-    start = time.perf_counter()
-    try:
-        response = await client.request(method, url, **kwargs)
-    except httpx.HTTPError as exc:
-        stats.requests += 1
-        stats.error(f"{method} {url}: {type(exc).__name__}")
-        return None, time.perf_counter() - start
-    elapsed = time.perf_counter() - start
-    stats.requests += 1
-    if not 200 <= response.status_code < 300:
-        stats.error(f"{method} {url.split('/')[-1]}: {response.status_code} {response.text[:120]}")
-        return None, elapsed
-    return response, elapsed
-
-
 def note_action(stats: Stats, view: dict, elapsed: float) -> None:
     stats.acts.append(elapsed)
-    moves = sum(1 for event in view["events"]
-                if event.get("seat", 0) != 0 and event["type"] in ("bid", "play", "pass"))
+    moves = computer_moves(view)
     if moves:
         stats.decisions.extend([elapsed / moves] * moves)
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import IO, Sequence
+from typing import IO, Any, Sequence
 
 import httpx
 
@@ -78,3 +78,26 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
         except (OSError, ValueError, IndexError):
             continue
     return of(pid), children
+
+
+async def timed(stats: Any, client: httpx.AsyncClient, method: str, url: str, **kwargs: Any):
+    """One request: ``(response, seconds)``, or ``(None, seconds)`` after counting a failure
+    (no answer, or not 2xx) in ``stats`` (``requests``, ``error(text)``)."""
+    start = time.perf_counter()
+    try:
+        response = await client.request(method, url, **kwargs)
+    except httpx.HTTPError as exc:
+        stats.requests += 1
+        stats.error(f"{method} {url}: {type(exc).__name__}")
+        return None, time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    stats.requests += 1
+    if not 200 <= response.status_code < 300:
+        stats.error(f"{method} {url.split('/')[-1]}: {response.status_code} {response.text[:120]}")
+        return None, elapsed
+    return response, elapsed
+
+
+def computer_moves(view: dict) -> int:
+    """Computer decisions (bids, plays, passes) among the events an answer brought back."""
+    return sum(1 for e in view["events"] if e["type"] in ("bid", "play", "pass") and e.get("seat", 0) != 0)
