@@ -112,7 +112,7 @@ STOP_SCRIPT = ["0: bid 3", "0: play 3", "1: play 4", "2: pass", "0: pass",
 @pytest.mark.parametrize("level", ["intermediate", "super-hard"])
 def test_landlord_stops_a_farmer_with_one_card_left(level):
     r = play(Round.from_deal("classic", **STOP_DEAL), STOP_SCRIPT)
-    assert r.to_act == 0 and r.cards_left()[1] == 1
+    assert r.to_act == 0 and r.cards_left[1] == 1
     action = create(level, seed=1).decide(r.observation(0))
     # it takes the trick rather than let the farmer lead its last card
     assert action != "pass"
@@ -140,7 +140,7 @@ def test_bombs_are_not_thrown_away_when_losing():
         play(r, [f"1: play {lead}", "0: pass"])
     play(r, ["1: play 2"])
     obs = r.observation(0)
-    assert r.cards_left()[1] == 2 and "play 5555" in obs["legal_actions"]
+    assert r.cards_left[1] == 2 and "play 5555" in obs["legal_actions"]
     for level in ("intermediate", "super-hard"):
         assert create(level, "duel", seed=3).decide(obs) == "pass", level
 

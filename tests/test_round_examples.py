@@ -149,7 +149,7 @@ def test_classic_bid_3_ends_bidding_at_once():
 def test_classic_highest_bidder_after_three_speak():
     r = Round.from_deal("classic", **{**BOMB_DEAL, "first": 1})
     play(r, ["1: bid 1", "2: pass", "0: bid 2"])
-    assert r.landlord == 0 and r.highest_bid == 2
+    assert r.landlord == 0 and r.bidding_level == 2
     r = Round.from_deal("classic", **{**BOMB_DEAL, "first": 0})
     play(r, ["0: bid 1", "1: pass", "2: bid 2"])  # the seeds' example: the last bidder
     assert r.landlord == 2
@@ -188,7 +188,7 @@ DUEL_BOMB_DEAL = dict(
 def test_duel_two_robs_and_one_bomb_score_8():
     r = Round.from_deal("duel", **DUEL_BOMB_DEAL)
     play(r, ["0: call", "1: rob", "0: rob", "1: pass"])
-    assert r.landlord == 0 and r.robs == 2 and r.handicap == 2 and r.multiplier() == 4
+    assert r.landlord == 0 and r.bidding_level == 2 and r.handicap == 2 and r.multiplier == 4
     play(r, [
         "0: play 6789T", "1: play 789TJ", "0: play 5555", "1: pass",
         "0: play QQQKKK+AA22", "1: pass", "0: play J",
@@ -203,20 +203,20 @@ def test_duel_fourth_rob_ends_bidding():
     play(r, ["0: call", "1: rob", "0: rob", "1: rob"])
     assert r.phase == "bidding" and [str(a) for a in r.legal_actions()] == ["pass", "rob"]
     play(r, ["0: rob"])
-    assert r.phase == "playing" and r.landlord == 0 and r.robs == 4
-    assert r.handicap == 4 and r.multiplier() == 16
+    assert r.phase == "playing" and r.landlord == 0 and r.bidding_level == 4
+    assert r.handicap == 4 and r.multiplier == 16
 
 
 def test_duel_neither_calls_first_speaker_is_landlord():
     r = Round.from_deal("duel", **{**DUEL_BOMB_DEAL, "first": 1})
     play(r, ["1: pass", "0: pass"])
-    assert r.landlord == 1 and r.robs == 0 and r.handicap == 0 and r.phase == "playing"
+    assert r.landlord == 1 and r.bidding_level == 0 and r.handicap == 0 and r.phase == "playing"
 
 
 def test_duel_second_speaker_may_call_then_first_may_rob():
     r = Round.from_deal("duel", **DUEL_BOMB_DEAL)
     play(r, ["0: pass", "1: call", "0: rob", "1: pass"])
-    assert r.landlord == 0 and r.robs == 1
+    assert r.landlord == 0 and r.bidding_level == 1
 
 
 def test_duel_rob_and_call_only_when_allowed():

@@ -110,7 +110,7 @@ def test_seeded_toy_rounds_play_to_a_zero_sum_end(variant: Variant, n: int) -> N
     assert sum(result.points) == 0 and abs(result.points[0]) == result.multiplier
     # every card is in a hand, played, or never dealt
     played = sum(len(e["cards"]) for e in r.events if e["type"] == "play")
-    assert played + sum(r.cards_left()) + len(r.undealt) == CLASSIC.deck_size
+    assert played + sum(r.cards_left) + len(r.undealt) == CLASSIC.deck_size
     # one pass ends a trick: after any pass the other seat leads
     for before, after in zip(r.events, r.events[1:]):
         if before["type"] == "pass":
@@ -119,7 +119,7 @@ def test_seeded_toy_rounds_play_to_a_zero_sum_end(variant: Variant, n: int) -> N
         assert result.breakdown[0] == {"source": "stake", "factor": 2}
     # the winner played out: no handicap line in this variant
     winner = result.landlord if result.winner == "landlord" else 1 - result.landlord
-    assert r.cards_left()[winner] == 0
+    assert r.cards_left[winner] == 0
 
 
 def test_toy_bidding_is_the_strategys() -> None:
@@ -131,7 +131,7 @@ def test_toy_bidding_is_the_strategys() -> None:
     first = r.to_act
     r.apply(first, "pass")
     r.apply(1 - first, "pass")  # both left it: the first speaker takes it
-    assert r.landlord == first and r.multiplier() == 2 and len(r.hand(first)) == 20
+    assert r.landlord == first and r.multiplier == 2 and len(r.hand(first)) == 20
 
 
 def test_toy_match_ends_at_its_own_target() -> None:

@@ -28,21 +28,20 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .bots import LEVELS, create
 from .cards import hand_from_counts
 from .game import RandomPlayer, Round
 from .variants import get_variant
 
 __all__ = ["run_arena", "play_deal", "ArenaResult", "make_player"]
 
-PLAYERS = ("random", "normal", "intermediate", "super-hard")
+PLAYERS = ("random", *LEVELS)
 
 
 def make_player(name: str, variant: str, seed: Any, budget: float | None = None):
     """A player by name: a bot level or ``random`` (uniform over legal actions)."""
     if name == "random":
         return RandomPlayer(seed=repr(seed))
-    from .bots import create
-
     return create(name, variant, seed=repr(seed), budget=budget)
 
 

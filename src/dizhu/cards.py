@@ -66,6 +66,13 @@ class Suit(IntEnum):
         return "♠♥♣♦"[self]
 
 
+#: Ids 0-51 are the suited cards, rank-major (four suits a rank); the jokers follow.
+_SUITS = len(Suit)
+_SUITED = int(Rank.BLACK_JOKER) * _SUITS
+_FIRST_JOKER_ID = _SUITED
+#: Every card there is: 52 suited ones and the two jokers.
+_ALL_CARDS = _SUITED + len(JOKERS)
+
 
 
 class Card:
@@ -92,17 +99,17 @@ class Card:
         if rank in JOKERS:
             if suit is not None:
                 raise NotationError("jokers have no suit")
-            card_id = 52 + rank - JOKERS[0]
+            card_id = _FIRST_JOKER_ID + rank - Rank.BLACK_JOKER
         else:
-            if suit is None or not 0 <= int(suit) < 4 or not 0 <= rank < 13:
+            if suit is None or not 0 <= int(suit) < _SUITS or not 0 <= rank < Rank.BLACK_JOKER:
                 raise NotationError(f"no such card: rank {rank}, suit {suit}")
-            card_id = rank * 4 + int(suit)
+            card_id = rank * _SUITS + int(suit)
         return cls._all[card_id]
 
     @classmethod
     def from_id(cls, card_id: int) -> "Card":
         """The card with this id (0-51 ordinary cards by rank then suit, 52 B, 53 R)."""
-        if not isinstance(card_id, int) or not 0 <= card_id < 54:
+        if not isinstance(card_id, int) or not 0 <= card_id < _ALL_CARDS:
             raise NotationError(f"no card has id {card_id!r}")
         return cls._all[card_id]
 
@@ -122,14 +129,14 @@ class Card:
 
 
 def _make_cards() -> None:
-    for card_id in range(54):
+    for card_id in range(_ALL_CARDS):
         card = object.__new__(Card)
         card.id = card_id
-        if card_id < 52:
-            card.rank = Rank(card_id // 4)
-            card.suit = Suit(card_id % 4)
+        if card_id < _SUITED:
+            card.rank = Rank(card_id // _SUITS)
+            card.suit = Suit(card_id % _SUITS)
         else:
-            card.rank = Rank(13 + card_id - 52)
+            card.rank = Rank(Rank.BLACK_JOKER + card_id - _FIRST_JOKER_ID)
             card.suit = None
         Card._all.append(card)
 
@@ -264,10 +271,10 @@ def hand_from_counts(counts: Sequence[int]) -> Hand:
     cards = []
     for rank, n in enumerate(counts):
         if n:
-            if rank >= 13:
-                cards.append(Card._all[52 + rank - 13])
+            if rank >= Rank.BLACK_JOKER:
+                cards.append(Card._all[_FIRST_JOKER_ID + rank - Rank.BLACK_JOKER])
             else:
-                base = rank * 4
+                base = rank * _SUITS
                 cards.extend(Card._all[base : base + n])
     return Hand(cards)
 

@@ -7,9 +7,13 @@ import os
 import secrets
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .cards import hand_from_counts
-from .variants import get_variant
+from .variants import VARIANTS, get_variant
+
+if TYPE_CHECKING:
+    from .web.settings import Settings
 
 
 def _deal(args: argparse.Namespace) -> int:
@@ -32,34 +36,33 @@ def _serve(args: argparse.Namespace) -> int:
               "pip install 'dizhu[web]'", file=sys.stderr)
         return 2
     from .web.server import serve
-    from .web.settings import DATABASE_ENV, Settings, default_data_dir
 
-    settings = Settings(
-        data_dir=args.data_dir or default_data_dir(),
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        bot_budget=args.bot_budget,
-        retention_days=args.retention_days,
-        log_level=args.log_level,
-        sync=args.sync,
-        create_per_minute=args.create_limit,
-        create_burst=args.create_burst,
-        client_thinking=args.client_thinking,
-        hint_per_minute=args.hint_limit,
-        round_per_minute=args.round_limit,
-        rounds_kept=args.rounds_kept,
-        max_header_bytes=args.max_header_bytes,
-        header_timeout=args.header_timeout,
-        keep_alive=args.keep_alive,
-        max_connections=args.max_connections,
-        client_connections=args.client_connections,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-        pace=args.pace,
-        database=args.database or os.environ.get(DATABASE_ENV, ""),
-    )
+    settings = serve_settings(args)
     serve(settings, access_log=not args.no_access_log)
     return 0
+
+
+#: ``dizhu serve`` options that set a setting of another name; the others share their setting's name.
+_SETTING_OF = {"create_limit": "create_per_minute", "hint_limit": "hint_per_minute",
+               "round_limit": "round_per_minute"}
+
+
+def serve_settings(args: argparse.Namespace) -> "Settings":
+    """The server's :class:`~dizhu.web.settings.Settings` from ``dizhu serve``'s parsed options.
+
+    The options' defaults are read from the settings (``_add_serve``), so an
+    option left out gives the setting's own default.
+    """
+    from dataclasses import fields
+
+    from .web.settings import DATABASE_ENV, Settings, default_data_dir
+
+    names = {f.name for f in fields(Settings)}
+    values = {_SETTING_OF.get(option, option): value for option, value in vars(args).items()
+              if _SETTING_OF.get(option, option) in names}
+    values["data_dir"] = args.data_dir or default_data_dir()
+    values["database"] = args.database or os.environ.get(DATABASE_ENV, "")
+    return Settings(**values)
 
 
 def _count(text: str) -> int:
@@ -90,7 +93,8 @@ def _positive(text: str) -> float:
 
 
 def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    from .web.settings import default_workers  # standard library only: no web dependency
+    # settings.py holds every default; it needs only the standard library, not the web extra
+    from .web.settings import default
 
     serve = commands.add_parser(
         "serve",
@@ -98,34 +102,30 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description="Serve the browser game and its JSON API (docs/API.md) from one origin. "
         "Games are kept in an SQLite file in the data directory and survive restarts and crashes.",
     )
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default: 127.0.0.1, this machine only; 0.0.0.0 for every interface)")
-    serve.add_argument("--port", type=int, default=8000, help="TCP port to listen on (default: 8000)")
+    serve.add_argument("--host", default=default("host"),
+                       help="address to listen on (default: %(default)s, this machine only; 0.0.0.0 for every "
+                       "interface)")
+    serve.add_argument("--port", type=int, default=default("port"), help="TCP port to listen on (default: %(default)s)")
     serve.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
                        help="directory for the games database "
                        "(default: $DIZHU_DATA_DIR, else $XDG_DATA_HOME/dizhu, else ~/.local/share/dizhu)")
-    serve.add_argument("--workers", type=_count, default=default_workers(), metavar="N",
+    serve.add_argument("--workers", type=_count, default=default("workers"), metavar="N",
                        help="processes that run the searching computer players (default: one per CPU "
                        "but one; normal and intermediate have a process of their own; "
                        "0 runs them on threads inside the server, for debugging)")
-    serve.add_argument("--bot-budget", type=_positive, default=None, metavar="SECONDS",
+    serve.add_argument("--bot-budget", type=_positive, default=default("bot_budget"), metavar="SECONDS",
                        help="thinking time per computer decision (default: each level's own)")
-    serve.add_argument("--retention-days", type=_positive, default=30.0, metavar="DAYS",
-                       help="delete games, finished or abandoned, untouched for this long (default: 30)")
-    serve.add_argument("--sync", choices=["full", "normal"], default="full",
-                       help="full (default): every answered move survives a power cut; "
-                       "normal: faster, survives a crash of the server but not of the machine")
-    serve.add_argument("--create-limit", type=_non_negative, default=20.0, metavar="PER_MINUTE",
-                       help="new games one client address may create per minute, after a first burst "
-                       "(default: 20; 0: no limit)")
-    serve.add_argument("--create-burst", type=_count, default=60, metavar="N",
-                       help="new games one client address may create at once (default: 60)")
+    serve.add_argument("--retention-days", type=_positive, default=default("retention_days"), metavar="DAYS",
+                       help="delete games, finished or abandoned, untouched for this long (default: %(default)s)")
+    serve.add_argument("--sync", choices=["full", "normal"], default=default("sync"),
+                       help="full: every answered move survives a power cut; normal: faster, survives a crash "
+                       "of the server but not of the machine (default: %(default)s)")
     # The limits below protect the players from one another; docs/SERVER.md explains each.
-    from .web.settings import Settings
-
-    def default(name: str) -> object:
-        return Settings.__dataclass_fields__[name].default
-
+    serve.add_argument("--create-limit", type=_non_negative, default=default("create_per_minute"),
+                       metavar="PER_MINUTE", help="new games one client address may create per minute, after a "
+                       "first burst (default: %(default)s; 0: no limit)")
+    serve.add_argument("--create-burst", type=_count, default=default("create_burst"), metavar="N",
+                       help="new games one client address may create at once (default: %(default)s)")
     serve.add_argument("--client-thinking", type=_count, default=default("client_thinking"), metavar="N",
                        help="requests of one client address that may keep computers thinking at once; more "
                        "are answered 429 too_busy (default: %(default)s; 0: no limit)")
@@ -151,7 +151,7 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.add_argument("--pace", type=_non_negative, default=default("pace"), metavar="SCALE",
                        help="scale of the computers' decision pace, which hides their thinking time "
                        "(default: %(default)s; 0 shows how long they thought: for benchmarks only)")
-    serve.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
+    serve.add_argument("--forwarded-allow-ips", default=default("forwarded_allow_ips"), metavar="ADDRESSES",
                        help="comma-separated addresses of reverse proxies whose X-Forwarded-For is believed "
                        "(default: none; behind a proxy on this machine: 127.0.0.1)")
     serve.add_argument("--database", type=_database, default=None, metavar="URL",
@@ -159,7 +159,7 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                        "(docs/DEPLOY.md), or sqlite:PATH (default: $DIZHU_DATABASE, else the SQLite file "
                        "in the data directory)")
     serve.add_argument("--log-level", choices=["critical", "error", "warning", "info", "debug"],
-                       default="info", help="least important messages to log (default: info)")
+                       default=default("log_level"), help="least important messages to log (default: %(default)s)")
     serve.add_argument("--no-access-log", action="store_true", help="do not log each request")
     serve.set_defaults(func=_serve)
 
@@ -250,10 +250,11 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     from .arena import PLAYERS
+    from .bots import LEVELS
 
     play = commands.add_parser("play", help="play a match in the terminal against computer players")
-    play.add_argument("--variant", default="classic", choices=["classic", "duel"])
-    play.add_argument("--level", default="intermediate", choices=["normal", "intermediate", "super-hard"])
+    play.add_argument("--variant", default="classic", choices=list(VARIANTS))
+    play.add_argument("--level", default="intermediate", choices=LEVELS)
     play.add_argument("--seed", default=None, help="deal seed, to replay the same deals")
     play.set_defaults(func=_play)
 
@@ -264,7 +265,7 @@ def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "difference per game (ADP) with 95%% confidence intervals, overall and by seat.")
     arena.add_argument("--a", required=True, choices=PLAYERS, help="player A")
     arena.add_argument("--b", required=True, choices=PLAYERS, help="player B")
-    arena.add_argument("--variant", default="classic", choices=["classic", "duel"])
+    arena.add_argument("--variant", default="classic", choices=list(VARIANTS))
     arena.add_argument("--deals", type=int, default=2000)
     arena.add_argument("--seed", default="1", help="seed of the deals (default: 1)")
     arena.add_argument("--bidding", action="store_true", help="play the bidding too")
@@ -286,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dizhu", description="Dou Dizhu (Fight the Landlord).")
     commands = parser.add_subparsers(dest="command")
     deal = commands.add_parser("deal", help="deal and show a random hand")
-    deal.add_argument("--variant", default="classic", choices=["classic", "duel"])
+    deal.add_argument("--variant", default="classic", choices=list(VARIANTS))
     deal.set_defaults(func=_deal)
     _add_serve(commands)
     _add_db(commands)

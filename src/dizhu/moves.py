@@ -41,11 +41,27 @@ MAX_PLAY_SIZE = 20
 
 _U = RANK_UNITS
 _ROCKET = _U[BLACK] + _U[RED]
-# A hand's key holds 3 bits of count per rank.  These masks pick bit 0 of
-# every rank's field, for all ranks and for the ranks a chain may use.
-_LOW = sum(_U)
+#: A hand's key holds one field of 3 bits per rank: that rank's count (0-4).
+_FIELD_BITS = 3
+_FIELD = (1 << _FIELD_BITS) - 1
+# This mask picks bit 0 of the field of every rank a chain may use.
 _CHAIN_LOW = sum(_U[: CHAIN_TOP + 1])
 _CHAIN_RANKS = range(CHAIN_TOP + 1)
+#: The lead tables split a key into three groups of five ranks' fields
+#: (3-7, 8-Q, K-R), each looked up in a table of its own (_GROUPS).
+_GROUP_RANKS = 5
+_GROUP_SHIFT = _GROUP_RANKS * _FIELD_BITS
+_GROUP_MASK = (1 << _GROUP_SHIFT) - 1
+_THIRD_GROUP_SHIFT = 2 * _GROUP_SHIFT
+#: The jokers' two fields, read as one number: 1 + 1 * 8 when both are held.
+_JOKERS_SHIFT = BLACK * _FIELD_BITS
+_BOTH_JOKERS = _ROCKET >> _JOKERS_SHIFT
+
+# Which ranks hold at least n cards, as bit 0 of each field (after `& _CHAIN_LOW`), from the
+# count's bits b2 b1 b0 (counts 0-4, so b2 alone means 4):
+#   n >= 1: b0 or b1 or b2      -> hk | hk >> 1 | hk >> 2
+#   n >= 2: b1 or b2            -> hk >> 1 | hk >> 2
+#   n >= 3: (b0 and b1) or b2   -> (hk & hk >> 1) | hk >> 2
 
 
 def hand_key(counts: Sequence[int]) -> int:
@@ -54,7 +70,7 @@ def hand_key(counts: Sequence[int]) -> int:
 
 
 def _key_counts(key: int) -> tuple[int, ...]:
-    return tuple((key >> (3 * r)) & 7 for r in range(NUM_RANKS))
+    return tuple((key >> (_FIELD_BITS * r)) & _FIELD for r in range(NUM_RANKS))
 
 
 class _PlayTable(dict):
@@ -82,14 +98,15 @@ _CHAIN_SHAPES = ((1, 5), (2, 3), (3, 2))  # cards per rank, shortest chain
 
 
 def _build_groups() -> None:
-    for g in range(3):
-        ranks = range(5 * g, 5 * g + 5)
+    for g in range(NUM_RANKS // _GROUP_RANKS):
+        first = _GROUP_RANKS * g
+        ranks = range(first, first + _GROUP_RANKS)
         table = {}
         for counts in product(*(range(2 if r in JOKERS else 5) for r in ranks)):
             small, singles, pairs, trios, quads = [], [], [], [], []
             field = 0
             for r, x in zip(ranks, counts):
-                field += x << (3 * (r - 5 * g))
+                field += x << (_FIELD_BITS * (r - first))
                 u = _U[r]
                 if x:
                     small.append(u)
@@ -194,15 +211,15 @@ def _lead_keys(hk: int, total: int) -> list[int]:
 
     Planes take kickers only while the whole play fits in ``total`` cards.
     """
-    g0 = _GROUPS[0][hk & 0x7FFF]
-    g1 = _GROUPS[1][(hk >> 15) & 0x7FFF]
-    g2 = _GROUPS[2][hk >> 30]
+    g0 = _GROUPS[0][hk & _GROUP_MASK]
+    g1 = _GROUPS[1][(hk >> _GROUP_SHIFT) & _GROUP_MASK]
+    g2 = _GROUPS[2][hk >> _THIRD_GROUP_SHIFT]
     out = [*g0[0], *g1[0], *g2[0]]
-    if hk >> 39 == 9:  # one black and one red joker
+    if hk >> _JOKERS_SHIFT == _BOTH_JOKERS:
         out.append(_ROCKET)
-    ones = (hk | hk >> 1 | hk >> 2) & _CHAIN_LOW
+    ones = (hk | hk >> 1 | hk >> 2) & _CHAIN_LOW  # ranks with at least one card (see above)
     out += _CHAINS[0][ones]
-    twos = (hk >> 1 | hk >> 2) & _CHAIN_LOW
+    twos = (hk >> 1 | hk >> 2) & _CHAIN_LOW  # at least two
     out += _CHAINS[1][twos]
     trios = g0[3] + g1[3] + g2[3]
     if not trios:
@@ -220,7 +237,7 @@ def _lead_keys(hk: int, total: int) -> list[int]:
         u = _U[q]
         out += [body + k for k in _kicker_keys(singles, pairs, u, u, 2)]
         out += [body + k for k in _pair_kicker_keys(pairs, u, u, 2)]
-    threes = ((hk & hk >> 1) | hk >> 2) & _CHAIN_LOW
+    threes = ((hk & hk >> 1) | hk >> 2) & _CHAIN_LOW  # at least three
     for bottom, top, body in _CHAINS[2][threes]:
         out.append(body)
         n = top - bottom + 1

@@ -58,11 +58,11 @@ def play(variant: str = "classic", level: str = "intermediate", seed: str | None
     out(f"dizhu {variant} against {level} computers. Type 'hint' for advice, 'quit' to stop.")
     while True:
         r = match.round
-        for event in r.events[seen:]:
-            line = _describe(event, players)
+        for event in r.log[seen:]:
+            line = _describe(event.to_dict(), players)
             if line:
                 out("  " + line)
-        seen = len(r.events)
+        seen = len(r.log)
         if r.result is not None:
             out(f"totals: {match.totals}")
             if match.over:

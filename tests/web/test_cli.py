@@ -54,3 +54,20 @@ def test_deal_still_works():
     result = subprocess.run([sys.executable, "-m", "dizhu.cli", "deal", "--variant", "duel"], capture_output=True,
                             text=True, check=True)
     assert result.stdout.startswith("duel: ") and len(result.stdout.split()) == 18
+
+
+def test_options_left_out_give_the_settings_own_defaults(monkeypatch):
+    from dataclasses import fields
+
+    from dizhu.cli import serve_settings
+    from dizhu.web.settings import DATABASE_ENV, Settings
+
+    monkeypatch.delenv(DATABASE_ENV, raising=False)
+    assert serve_settings(build_parser().parse_args(["serve"])) == Settings()
+    # every option reaches a setting: each one changed changes exactly its setting
+    chosen = serve_settings(build_parser().parse_args(
+        ["serve", "--hint-limit", "7", "--round-limit", "3", "--create-limit", "2", "--keep-alive", "9",
+         "--forwarded-allow-ips", "10.0.0.1", "--pace", "0.5", "--rounds-kept", "11"]))
+    changed = {f.name for f in fields(Settings) if getattr(chosen, f.name) != getattr(Settings(), f.name)}
+    assert changed == {"hint_per_minute", "round_per_minute", "create_per_minute", "keep_alive",
+                       "forwarded_allow_ips", "pace", "rounds_kept"}

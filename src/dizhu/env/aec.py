@@ -80,7 +80,7 @@ def render_text(round_: Round) -> str:
     seat_0 to act, leading
     """
     r = round_
-    stake = r.multiplier()
+    stake = r.multiplier
     head = f"{r.variant.name}, {r.phase}, stake {stake}"
     if r.variant.bidding.has_handicap:
         head += f", handicap {r.handicap}"
@@ -154,7 +154,7 @@ class DizhuEnv(AECEnv):
 
     def start(self, round_: Round) -> None:
         """Play ``round_``, freshly dealt (a deal of your own instead of a random one)."""
-        if any(e["type"] in ("bid", "play", "pass") for e in round_.events):
+        if any(e.type in ("bid", "play", "pass") for e in round_.log):
             raise ValueError("the round must be freshly dealt: the observations follow it from its deal")
         self.round = round_
         self.table = Table(round_, self.layout)

@@ -209,10 +209,10 @@ class Table:
         """Apply ``action`` to the round and record it (the round validates it first)."""
         r = self.round
         bidding = r.phase == "bidding"
-        events = len(r.events)
+        events = len(r.log)
         r.apply(seat, action)
         if bidding:
-            if r.events[-1]["type"] == "deal" and len(r.events) > events + 1:  # all passed: re-dealt
+            if r.log[-1].type == "deal" and len(r.log) > events + 1:  # all passed: re-dealt
                 self._start()
                 return
             self.last_bid[seat] = self._bid_index[action.text]

@@ -2,7 +2,9 @@
 
 from .actions import BIDS, CALL, PASS, ROB, Action
 from .deal import commitment, deal_cards, new_deal_code
+from .events import Event, event_from_dict
 from .match import Match
+from .observation import Observation
 from .players import Player, RandomPlayer, play_round
 from .round import Result, Round
 
@@ -12,7 +14,10 @@ __all__ = [
     "CALL",
     "PASS",
     "ROB",
+    "Event",
+    "event_from_dict",
     "Match",
+    "Observation",
     "Player",
     "RandomPlayer",
     "play_round",

@@ -46,6 +46,7 @@ class Match:
         self.target: int | None = target  # type: ignore[assignment]
         self.seed = seed
         self.totals = [0] * self.variant.players
+        #: The rounds finished and not yet taken by :meth:`take_finished`: an outbox.
         self.finished: list[dict[str, Any]] = []
         self.abandoned = 0
         self.winners: list[int] = []
@@ -99,11 +100,27 @@ class Match:
                 "deal_hash": self.round.deal_hash,
                 "result": result.to_dict(),
                 "totals": list(self.totals),
-                "events": list(self.round.events),
+                "events": self.round.events,
             }
         )
         if self.target is not None:
             self.winners = [s for s, t in enumerate(self.totals) if t >= self.target]
+
+    def take_finished(self) -> list[dict[str, Any]]:
+        """Empty the outbox of finished rounds and return what it held, oldest first.
+
+        Whoever keeps the finished rounds elsewhere (the server: a table of
+        its own) takes them before saving the match, so the saved match
+        stays small however long it runs; the totals are not affected.
+
+        >>> m = Match("duel", seed="outbox")
+        >>> while m.round.result is None:
+        ...     m.apply(m.round.to_act, m.round.legal_actions()[0])
+        >>> [r["number"] for r in m.take_finished()], m.finished
+        ([1], [])
+        """
+        taken, self.finished = self.finished, []
+        return taken
 
     def another_round(self) -> None:
         """Deal the next round, keeping the totals.  Only after a round is over."""

@@ -28,17 +28,33 @@ Traceback (most recent call last):
 dizhu.InvalidPlay: a pair chain needs at least 3 pairs in a row
 >>> r.apply(0, "play 77"); r.to_act, r.last_play[1].text
 (1, '77')
+
+A duel landlord who robbed once, bombed and played out before the farmer
+played at all scores robs x bomb x spring:
+
+>>> r = Round.from_deal("duel", ["5555 66 77 88 99 TT JJ Q", "6 7 8 9 T J Q K A 2 B R KK AA 2"],
+...                     bottom="QQK", landlord=0, robs=1)
+>>> r.apply(0, "play 5555"); r.apply(1, "pass"); r.apply(0, "play 66778899TTJJ")
+>>> r.apply(1, "pass"); r.apply(0, "play QQQK")
+>>> r.result.points, [b["source"] for b in r.result.breakdown], r.result.spring
+([8, -8], ['robs', 'bomb', 'spring'], True)
+
+Everything that happened is in one log, :attr:`Round.log`, of typed events
+(:mod:`dizhu.game.events`); the bids, the history, the bombs and the saved
+actions are read from it:
+
+>>> [e.type for e in r.log][:4], r.log[-1].result.winner
+(['deal', 'landlord', 'play', 'pass'], 'landlord')
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..cards import Card, Hand, NotationError, format_counts, parse_cards, rank_counts
+from ..cards import NUM_RANKS, Card, Hand, NotationError, format_counts, parse_cards, rank_counts
 from ..combos import Combo, beats
 from ..errors import IllegalAction
 from ..moves import moves_from_counts
@@ -46,48 +62,24 @@ from ..rules import has_won, next_seat, settle, trick_over
 from ..variants import Variant, get_variant
 from .actions import PASS, Action, play_action
 from .deal import Deal, commitment, deal_cards, new_deal_code, parse_deal_code
+from .events import (
+    BidEvent,
+    DealEvent,
+    Event,
+    LandlordEvent,
+    PassEvent,
+    PlayEvent,
+    RedealEvent,
+    Result,
+    SettleEvent,
+    TrickEvent,
+)
+from .observation import Multiplier, Observation, TrickState
 
 __all__ = ["Round", "Result", "FORMAT_VERSION"]
 
 FORMAT_VERSION = 1
 BIDDING, PLAYING, OVER = "bidding", "playing", "over"
-
-
-@dataclass
-class Result:
-    """How a round ended and what it scored.
-
-    ``points`` by seat (zero-sum); ``multiplier`` is P (classic: bid x 2^n)
-    or the duel score; ``breakdown`` lists each factor with its source.
-
-    >>> r = Round.from_deal("duel", ["5555 66 77 88 99 TT JJ Q", "6 7 8 9 T J Q K A 2 B R KK AA 2"],
-    ...                     bottom="QQK", landlord=0, robs=1)
-    >>> r.apply(0, "play 5555"); r.apply(1, "pass"); r.apply(0, "play 66778899TTJJ")
-    >>> r.apply(1, "pass"); r.apply(0, "play QQQK")
-    >>> r.result.points, [b["source"] for b in r.result.breakdown], r.result.spring
-    ([8, -8], ['robs', 'bomb', 'spring'], True)
-    """
-
-    winner: str
-    landlord: int
-    points: list[int]
-    multiplier: int
-    breakdown: list[dict[str, Any]]
-    spring: bool = False
-    anti_spring: bool = False
-    hands: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner,
-            "landlord": self.landlord,
-            "points": list(self.points),
-            "multiplier": self.multiplier,
-            "breakdown": [dict(b) for b in self.breakdown],
-            "spring": self.spring,
-            "anti_spring": self.anti_spring,
-            "hands": list(self.hands),
-        }
 
 
 class Round:
@@ -96,6 +88,12 @@ class Round:
     Build one with :meth:`deal` (a fresh, verifiable deal),
     :meth:`from_deal` (explicit hands) or :meth:`from_json`.  Seats are
     numbered in turn order from 0.
+
+    Public state is read through attributes and properties (``phase``,
+    ``to_act``, ``landlord``, ``cards_left``, ``last_play``, ``multiplier``,
+    ``handicap``, ``bidding_level``, ``log``); methods are for what takes a
+    seat (:meth:`hand`, :meth:`observe`), does work (:meth:`legal_actions`)
+    or shows hidden cards (:meth:`all_hands`).
     """
 
     # ---- construction
@@ -104,14 +102,18 @@ class Round:
         # Use Round.deal / Round.from_deal / Round.from_json.
         self.variant = get_variant(variant)
         self.phase = BIDDING
-        self.events: list[dict[str, Any]] = []
+        #: The one log: every action and what the rules did in answer, in order (see
+        #: :mod:`dizhu.game.events`).  Never edited, only appended to.
+        self.log: list[Event] = []
         self.result: Result | None = None
         self.landlord: int | None = None
         self.deal_code: str | None = None
         self.deal_hash: str | None = None
-        self._log: list[list[Any]] = []
+        # Where the cards came from (a deal code, or explicit hands): with the log's
+        # actions, all a saved round needs.
         self._source: dict[str, Any] = {}
         self._deal_number = 0
+        self._deal_start = 0  # where the current deal's events begin in the log
         self._redeal_code = ""
         self._legal: list[Action] | None = None
 
@@ -172,7 +174,7 @@ class Round:
             raise ValueError(f"first must be a seat from 0 to {v.players - 1}")
         if landlord is not None and (not isinstance(landlord, int) or not 0 <= landlord < v.players):
             raise ValueError(f"landlord must be a seat from 0 to {v.players - 1}")
-        pool = {r: [] for r in range(15)}
+        pool: dict[int, list[Card]] = {r: [] for r in range(NUM_RANKS)}
         for card in parse_cards(format_counts(v.deck_counts), v.name):
             pool[card.rank].append(card)
 
@@ -232,24 +234,14 @@ class Round:
         self.first = deal.first
         self.to_act = deal.first
         self.phase = BIDDING
-        self._bids: list[tuple[int, Action]] = []
         self._auction = v.bidding.start(deal.first, v.players)
         self._last: tuple[int, Combo] | None = None
         self._passes = 0
         self._plays_made = [0] * v.players
-        self._doublings: list[dict[str, Any]] = []
-        self._history: list[list[Any]] = []
-        self._played = [0] * 15
+        self._played = [0] * NUM_RANKS
         self._legal = None
-        self.events.append(
-            {
-                "type": "deal",
-                "deal": self._deal_number,
-                "first": deal.first,
-                "hand_sizes": [len(h) for h in deal.hands],
-                "deal_hash": self.deal_hash,
-            }
-        )
+        self._deal_start = len(self.log)
+        self.log.append(DealEvent(self._deal_number, deal.first, tuple(len(h) for h in deal.hands), self.deal_hash))
 
     # ---- reading the state
 
@@ -263,19 +255,14 @@ class Round:
         return self.variant.bidding.handicap(self._auction)
 
     @property
-    def robs(self) -> int:
-        """Call/rob bidding: the robs made so far (0 in points bidding)."""
-        return self._auction.robs
-
-    @property
     def bidding_level(self) -> int:
-        """The bidding's one number so far: the highest points bid, or the robs."""
+        """The bidding's one number so far: the highest points bid, or the robs (0 before any)."""
         return self.variant.bidding.level(self._auction)
 
     @property
-    def highest_bid(self) -> int:
-        """Points bidding: the highest bid so far (0 before any bid)."""
-        return self._auction.highest
+    def events(self) -> list[dict[str, Any]]:
+        """The log as the JSON of docs/API.md ("Events"): a new list of new dicts each time."""
+        return [e.to_dict() for e in self.log]
 
     def hand(self, seat: int) -> Hand:
         """The cards seat ``seat`` holds now (hidden information: do not show others)."""
@@ -286,7 +273,9 @@ class Round:
         arena's referee, never for a player's view."""
         return [Hand(h) for h in self._hands]
 
+    @property
     def cards_left(self) -> list[int]:
+        """How many cards each seat holds (public)."""
         return [len(h) for h in self._hands]
 
     @property
@@ -294,9 +283,41 @@ class Round:
         """(seat, combo) of the play to beat, or None when the player to act leads."""
         return self._last
 
+    @property
     def multiplier(self) -> int:
         """The score multiplier so far (P in classic, the stake in duel), spring not counted."""
-        return self.variant.bidding.stake(self._auction) << len(self._doublings)
+        return self.variant.bidding.stake(self._auction) << sum(1 for _ in self._doublings())
+
+    # ---- read from the log: the current deal's bids, plays and bombs
+
+    def _this_deal(self) -> list[Event]:
+        return self.log[self._deal_start:]
+
+    def _bids(self) -> list[tuple[int, str]]:
+        return [(e.seat, e.action) for e in self._this_deal() if type(e) is BidEvent]
+
+    def _history(self) -> list[tuple[int, str]]:
+        """Every play and pass of this deal, as (seat, play notation or "pass")."""
+        return [(e.seat, e.play) if type(e) is PlayEvent else (e.seat, "pass")
+                for e in self._this_deal() if type(e) is PlayEvent or type(e) is PassEvent]
+
+    def _doublings(self) -> Iterator[PlayEvent]:
+        """The bombs and rockets of this deal, each doubling the score."""
+        return (e for e in self._this_deal() if type(e) is PlayEvent and e.is_doubling)
+
+    def _actions(self) -> list[list[Any]]:
+        """Every player's action so far, re-deals included, as a saved round lists them:
+        ``[seat, text, card ids]``, the ids only when the player chose the cards."""
+        out: list[list[Any]] = []
+        for e in self.log:
+            kind = type(e)
+            if kind is PlayEvent:
+                out.append([e.seat, f"play {e.play}", list(e.cards) if e.chosen else None])
+            elif kind is PassEvent:
+                out.append([e.seat, "pass", None])
+            elif kind is BidEvent:
+                out.append([e.seat, e.action, None])
+        return out
 
     # ---- legal actions
 
@@ -333,7 +354,6 @@ class Round:
         else:
             self._apply_play(seat, action)
         self._legal = None
-        self._log.append([seat, action.text, [c.id for c in action.cards] if action.cards else None])
 
     def _parse(self, text: Any) -> Action:
         if isinstance(text, str) and self._legal is not None:
@@ -350,7 +370,7 @@ class Round:
             raise IllegalAction("not_in_variant", action=action.text, variant=v.name)
         auction = self._auction
         v.bidding.bid(auction, seat, action.kind, action.bid)
-        self._record_bid(seat, action)
+        self.log.append(BidEvent(seat, action.text))
         if auction.redeal:
             self._redeal()
         elif auction.landlord is not None:
@@ -358,12 +378,8 @@ class Round:
         else:
             self.to_act = auction.to_act
 
-    def _record_bid(self, seat: int, action: Action) -> None:
-        self._bids.append((seat, action))
-        self.events.append({"type": "bid", "seat": seat, "action": action.text})
-
     def _redeal(self) -> None:
-        self.events.append({"type": "redeal", "deal": self._deal_number})
+        self.log.append(RedealEvent(self._deal_number))
         self._deal_number += 1
         self._start_deal(deal_cards(self._redeal_code, self._deal_number))
 
@@ -374,14 +390,9 @@ class Round:
             self._counts[seat][card.rank] += 1
         self.phase = PLAYING
         self.to_act = seat
-        event: dict[str, Any] = {
-            "type": "landlord",
-            "seat": seat,
-            "bottom": format_counts(rank_counts(self.bottom)),
-            "bottom_ids": [c.id for c in self.bottom],
-        }
-        event.update(self.variant.bidding.public(self._auction)["event"])
-        self.events.append(event)
+        self.log.append(LandlordEvent(seat, format_counts(rank_counts(self.bottom)),
+                                      tuple(c.id for c in self.bottom),
+                                      **self.variant.bidding.public(self._auction)["event"]))
 
     def _apply_play(self, seat: int, action: Action) -> None:
         kind = action.kind
@@ -392,14 +403,13 @@ class Round:
             if last is None:
                 raise IllegalAction("must_lead")
             self._passes += 1
-            self._history.append([seat, "pass"])
-            self.events.append({"type": "pass", "seat": seat})
+            self.log.append(PassEvent(seat))
             if trick_over(self._passes, self.players):
                 leader = last[0]
                 self._last = None
                 self._passes = 0
                 self.to_act = leader
-                self.events.append({"type": "trick", "leader": leader})
+                self.log.append(TrickEvent(leader))
             else:
                 self.to_act = next_seat(seat, self.players)
             return
@@ -429,15 +439,8 @@ class Round:
         self._plays_made[seat] += 1
         self._last = (seat, combo)
         self._passes = 0
-        if combo.is_bomb:
-            self._doublings.append(
-                {"source": combo.kind.value, "seat": seat, "play": combo.text, "factor": 2}
-            )
-        self._history.append([seat, combo.text])
-        self.events.append(
-            {"type": "play", "seat": seat, "play": combo.text, "kind": combo.kind.value,
-             "cards": [c.id for c in cards]}
-        )
+        self.log.append(PlayEvent(seat, combo.text, combo.kind.value, tuple(c.id for c in cards),
+                                  chosen=action.cards is not None))
         if has_won(len(hand), seat, self.landlord, self.handicap):
             self._settle(seat)
         else:
@@ -465,8 +468,9 @@ class Round:
 
     def _settle(self, winner_seat: int) -> None:
         landlord = self.landlord
+        doublings = [{"source": e.kind, "seat": e.seat, "play": e.play, "factor": 2} for e in self._doublings()]
         breakdown, multiplier, points, spring = settle(
-            self.variant.bidding.base(self._auction), self._doublings, winner_seat, landlord, self._plays_made
+            self.variant.bidding.base(self._auction), doublings, winner_seat, landlord, self._plays_made
         )
         self.result = Result(
             winner="landlord" if winner_seat == landlord else "farmers",
@@ -482,21 +486,20 @@ class Round:
         self.to_act = None
         if self._source.get("code"):
             self.deal_code = self._source["code"]
-        self.events.append(
-            {
-                "type": "settle",
-                **self.result.to_dict(),
-                "hand_ids": [[c.id for c in h] for h in self._hands],
-                "initial_hands": [format_counts(rank_counts(h)) for h in self._initial],
-                "initial_ids": [[c.id for c in h] for h in self._initial],
-                "deal_code": self.deal_code,
-            }
+        self.log.append(
+            SettleEvent(
+                self.result,
+                hand_ids=tuple(tuple(c.id for c in h) for h in self._hands),
+                initial_hands=tuple(format_counts(rank_counts(h)) for h in self._initial),
+                initial_ids=tuple(tuple(c.id for c in h) for h in self._initial),
+                deal_code=self.deal_code,
+            )
         )
 
     # ---- what a seat may see
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Exactly what ``seat`` may know, as a JSON-serializable dict.
+    def observe(self, seat: int) -> Observation:
+        """Exactly what ``seat`` may know (:class:`~dizhu.game.observation.Observation`).
 
         Own hand; everyone's card counts; the bidding; the landlord and the
         bottom once revealed; the public history and the current trick; the
@@ -511,41 +514,38 @@ class Round:
         last = self._last
         revealed = self.landlord is not None
         to_act = self.to_act
-        obs = {
-            "variant": v.name,
-            "seat": seat,
-            "players": v.players,
-            "phase": self.phase,
-            "to_act": to_act,
-            "hand": format_counts(self._counts[seat]),
-            "hand_ids": [c.id for c in self._hands[seat]],
-            "cards_left": [len(h) for h in self._hands],
-            "first": self.first,
-            "bids": [[s, a.text] for s, a in self._bids],
-            "landlord": self.landlord,
-            "bottom": format_counts(rank_counts(self.bottom)) if revealed else None,
-            "bottom_ids": [c.id for c in self.bottom] if revealed else None,
-            "history": self._history[:],
-            "played": format_counts(self._played),
-            "trick": {
-                "last": [last[0], last[1].text] if last else None,
-                "passes": self._passes,
-            },
-            "plays_made": self._plays_made[:],
-            "multiplier": {
-                "base": public["base"],
-                "robs": public["robs"],
-                "bombs": sum(1 for d in self._doublings if d["source"] == "bomb"),
-                "rockets": sum(1 for d in self._doublings if d["source"] == "rocket"),
-                "total": self.multiplier(),
-            },
-            "handicap": public["handicap"],
-            "deal_hash": self.deal_hash,
-            "legal_actions": [a.text for a in self.legal_actions()] if seat == to_act else [],
-            "result": self.result.to_dict() if self.result else None,
-            "deal_code": self.deal_code,
-        }
-        return obs
+        doublings = [e.kind for e in self._doublings()]
+        bombs = doublings.count("bomb")
+        return Observation(
+            variant=v.name,
+            seat=seat,
+            players=v.players,
+            phase=self.phase,  # type: ignore[arg-type]
+            to_act=to_act,
+            hand=format_counts(self._counts[seat]),
+            hand_ids=tuple(c.id for c in self._hands[seat]),
+            cards_left=tuple(len(h) for h in self._hands),
+            first=self.first,
+            bids=tuple(self._bids()),
+            landlord=self.landlord,
+            bottom=format_counts(rank_counts(self.bottom)) if revealed else None,
+            bottom_ids=tuple(c.id for c in self.bottom) if revealed else None,
+            history=tuple(self._history()),
+            played=format_counts(self._played),
+            trick=TrickState((last[0], last[1].text) if last else None, self._passes),
+            plays_made=tuple(self._plays_made),
+            multiplier=Multiplier(public["base"], public["robs"], bombs, len(doublings) - bombs,
+                                  self.variant.bidding.stake(self._auction) << len(doublings)),
+            handicap=public["handicap"],
+            deal_hash=self.deal_hash,
+            legal_actions=tuple(a.text for a in self.legal_actions()) if seat == to_act else (),
+            result=self.result,
+            deal_code=self.deal_code,
+        )
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """:meth:`observe` as its JSON-ready dict: what a bot's ``decide`` and the API's view get."""
+        return self.observe(seat).to_dict()
 
     # ---- saving and restoring
 
@@ -561,7 +561,7 @@ class Round:
                 "version": FORMAT_VERSION,
                 "variant": self.variant.name,
                 "source": self._source,
-                "actions": self._log,
+                "actions": self._actions(),
             },
             separators=(",", ":"),
         )

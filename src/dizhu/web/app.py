@@ -30,7 +30,7 @@ from .middleware import BodyLimit, HeadAsGet, SafetyNet, SecurityHeaders
 from .schemas import Act, Check, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds
 from .schemas import RoundsQuery, Step, Verdict, View, ViewQuery
 from .schemas import Settings as SettingsBody
-from .service import GameService, Reply
+from .service import GameKey, GameService, Reply
 from .database import open_database
 from .settings import Settings
 from .store import AsyncStore
@@ -71,10 +71,6 @@ _READ_ERRORS = _errors(401, 403, 404, 422)
 _WRITE_ERRORS = _errors(400, 401, 403, 404, 409, 413, 422, 429)
 
 
-def _token(credentials: Optional[HTTPAuthorizationCredentials]) -> str | None:
-    return credentials.credentials if credentials is not None else None
-
-
 def client_address(request: Request) -> str:
     """The client's address: the connection's, or the forwarded one when the
     connection comes from a proxy named by ``--forwarded-allow-ips``."""
@@ -83,6 +79,26 @@ def client_address(request: Request) -> str:
 
 #: The address every per-client limit and the fair queue of the computers go by.
 Client = Annotated[str, Depends(client_address)]
+
+
+def game_key(
+    game_id: str,
+    credentials: Annotated[Optional[HTTPAuthorizationCredentials], Security(_bearer)],
+) -> GameKey:
+    """The game of the address's ``{game_id}`` and the request's bearer token (checked by the service)."""
+    return GameKey(game_id, credentials.credentials if credentials is not None else None)
+
+
+#: The game a ``/api/games/{game_id}...`` request names, with its token.
+Game = Annotated[GameKey, Depends(game_key)]
+
+
+def game_service(request: Request) -> GameService:
+    return request.app.state.service
+
+
+#: The application's game service (made at start-up).
+Service = Annotated[GameService, Depends(game_service)]
 
 
 def _reply(reply: Reply) -> Response:
@@ -155,9 +171,6 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
 
-    def service(request: Request) -> GameService:
-        return request.app.state.service
-
     @app.get("/api/health", response_model=Health, tags=["server"])
     async def health() -> dict[str, str]:
         """The server is up."""
@@ -165,129 +178,77 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
 
     @app.post("/api/games", status_code=201, response_model=Created, tags=["games"],
               responses={**_errors(400, 413, 422), 429: {"model": ErrorBody, "description": _CREATE_LIMITED}})
-    async def create_game(request: Request, body: CreateGame, client: Client) -> Response:
+    async def create_game(request: Request, body: CreateGame, client: Client, service: Service) -> Response:
         """Create a game: deal the first round and let the computers bid if they speak first."""
         wait = await request.app.state.creation_limit.wait(client)
         if wait > 0:
             seconds = math.ceil(wait)
             raise ApiError(429, "too_many_games", f"too many new games from this address: try again in {seconds} s",
                            headers={"Retry-After": str(seconds)}, retry_after=seconds)
-        return _reply(await service(request).create(body, client))
+        return _reply(await service.create(body, client))
 
     @app.get("/api/games/{game_id}", response_model=View, tags=["games"], responses=_READ_ERRORS)
-    async def read_view(
-        request: Request,
-        game_id: str,
-        query: Annotated[ViewQuery, Query()],
-        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
-    ) -> Response:
+    async def read_view(service: Service, game: Game, query: Annotated[ViewQuery, Query()]) -> Response:
         """The player's view, with the round's events from `since`."""
-        return _reply(await service(request).view(game_id, _token(credentials), query.since))
+        return _reply(await service.view(game, query.since))
 
     @app.patch("/api/games/{game_id}", response_model=View, tags=["games"],
                responses=_errors(400, 401, 403, 404, 413, 422))
-    async def change_settings(
-        request: Request,
-        game_id: str,
-        body: SettingsBody,
-        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
-    ) -> Response:
+    async def change_settings(service: Service, game: Game, body: SettingsBody) -> Response:
         """Change the game's settings (its language)."""
-        return _reply(await service(request).set_language(game_id, _token(credentials), body.language))
+        return _reply(await service.set_language(game, body.language))
 
     @app.post("/api/games/{game_id}/act", response_model=View, tags=["play"], responses=_WRITE_ERRORS)
-    async def act(
-        request: Request,
-        game_id: str,
-        body: Act,
-        client: Client,
-        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
-    ) -> Response:
+    async def act(service: Service, game: Game, body: Act, client: Client) -> Response:
         """The human acts; then the computers act until the human must act again or the round ends."""
-        return _reply(await service(request).act(game_id, _token(credentials), body, client))
+        return _reply(await service.act(game, body, client))
 
     @app.post("/api/games/{game_id}/check", response_model=Verdict, tags=["play"],
               responses=_errors(400, 401, 403, 404, 413, 422))
-    async def check(
-        request: Request,
-        game_id: str,
-        body: Check,
-        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
-    ) -> Response:
+    async def check(service: Service, game: Game, body: Check) -> Response:
         """Whether an action would be accepted now, and if not why (the engine's reason); applies nothing."""
-        return _reply(await service(request).check(game_id, _token(credentials), body))
+        return _reply(await service.check(game, body))
 
     @app.post("/api/games/{game_id}/hint", response_model=Hint, tags=["play"],
               responses=_errors(400, 401, 403, 404, 413, 422, 429))
-    async def hint(
-        request: Request,
-        game_id: str,
-        client: Client,
-        body: Optional[HintRequest] = Body(None),
-        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
-    ) -> Response:
+    async def hint(service: Service, game: Game, client: Client,
+                   body: Annotated[Optional[HintRequest], Body()] = None) -> Response:
         """A recommended action with its reason.  Applies nothing."""
-        return _reply(await service(request).hint(game_id, _token(credentials), client))
+        return _reply(await service.hint(game, client))
 
     @app.post("/api/games/{game_id}/autoplay", response_model=View, tags=["play"], responses=_WRITE_ERRORS)
-    async def autoplay(
-        request: Request,
-        game_id: str,
-        body: Step,
-        client: Client,
-        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
-    ) -> Response:
+    async def autoplay(service: Service, game: Game, body: Step, client: Client) -> Response:
         """The computer makes the human's next action (the hint's choice); then as after `act`."""
-        return _reply(await service(request).autoplay(game_id, _token(credentials), body, client))
+        return _reply(await service.autoplay(game, body, client))
 
     @app.post("/api/games/{game_id}/another-round", response_model=View, tags=["match"],
               responses=_WRITE_ERRORS)
-    async def another_round(
-        request: Request,
-        game_id: str,
-        body: Step,
-        client: Client,
-        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
-    ) -> Response:
+    async def another_round(service: Service, game: Game, body: Step, client: Client) -> Response:
         """Deal the next round, keeping the totals (after a round is over, while the match is not)."""
-        return _reply(await service(request).another_round(game_id, _token(credentials), body, client))
+        return _reply(await service.another_round(game, body, client))
 
     @app.post("/api/games/{game_id}/new-game", response_model=View, tags=["match"], responses=_WRITE_ERRORS)
-    async def new_game(
-        request: Request,
-        game_id: str,
-        body: Step,
-        client: Client,
-        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
-    ) -> Response:
+    async def new_game(service: Service, game: Game, body: Step, client: Client) -> Response:
         """Abandon the round in progress (it scores nothing) and deal again."""
-        return _reply(await service(request).new_game(game_id, _token(credentials), body, client))
+        return _reply(await service.new_game(game, body, client))
 
     @app.post("/api/games/{game_id}/new-match", response_model=View, tags=["match"], responses=_WRITE_ERRORS)
-    async def new_match(
-        request: Request,
-        game_id: str,
-        body: Step,
-        client: Client,
-        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
-    ) -> Response:
+    async def new_match(service: Service, game: Game, body: Step, client: Client) -> Response:
         """Reset the totals to 0 and deal a new round."""
-        return _reply(await service(request).new_match(game_id, _token(credentials), body, client))
+        return _reply(await service.new_match(game, body, client))
 
     @app.get("/api/games/{game_id}/rounds", response_model=Rounds, tags=["games"],
              responses={**_READ_ERRORS, **_errors(429), 304: {"description": "The page is unchanged "
                                                                    "(`If-None-Match` held its `ETag`)."}})
     async def rounds(
-        request: Request,
-        game_id: str,
+        service: Service,
+        game: Game,
         query: Annotated[RoundsQuery, Query()],
         client: Client,
         if_none_match: Annotated[Optional[str], Header(max_length=1024)] = None,
-        credentials: Optional[HTTPAuthorizationCredentials] = Security(_bearer),
     ) -> Response:
         """The finished rounds, oldest first, a page at a time, with deal codes and event logs for replay."""
-        return _reply(await service(request).rounds(game_id, _token(credentials), query.offset, query.limit,
-                                                    client, if_none_match))
+        return _reply(await service.rounds(game, query.offset, query.limit, client, if_none_match))
 
     ui_files = _UIFiles(settings.static_dir)
 

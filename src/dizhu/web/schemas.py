@@ -3,27 +3,38 @@
 Requests are strict: unknown fields, wrong types (``"3"`` for ``3``, ``true``
 for ``1``) and out-of-range values are refused.  Response models only
 describe the answers for the OpenAPI schema; the server builds the JSON
-itself.
+itself.  What the engine already types is not restated: the observation is
+the engine's :class:`~dizhu.game.Observation`, the round's result its
+:class:`~dizhu.game.Result`, and the variants, levels and bidding styles
+are read from :data:`dizhu.variants.VARIANTS` and :data:`dizhu.bots.LEVELS`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictInt, StrictStr
+
+from ..bots import LEVELS
+from ..game import Observation
+from ..game.events import Result
+from ..variants import VARIANTS
 
 __all__ = [
     "CreateGame", "Act", "Check", "Verdict", "Step", "HintRequest", "Settings", "ViewQuery",
     "View", "Created", "Hint", "Rounds", "ErrorBody", "Health",
 ]
 
-Variant = Literal["classic", "duel"]
-Level = Literal["normal", "intermediate", "super-hard"]
+# Literal[tuple] is Literal of its items: the lists live in the engine and the bots.
+Variant = Literal[tuple(VARIANTS)]  # type: ignore[valid-type]
+Level = Literal[LEVELS]  # type: ignore[valid-type]
+BiddingStyle = Literal[tuple(sorted({v.bidding.name for v in VARIANTS.values()}))]  # type: ignore[valid-type]
+#: The UI's languages (its translations in static/i18n).
 Language = Literal["en", "ja", "zh-Hans", "zh-Hant"]
 
 #: Deal codes as the server makes them (``classic-<hex>``) and as seeded
 #: matches make them (``classic-seed.3``).
-DEAL_CODE_PATTERN = r"^(classic|duel)-[A-Za-z0-9._:-]{1,128}$"
+DEAL_CODE_PATTERN = rf"^({'|'.join(VARIANTS)})-[A-Za-z0-9._:-]{{1,128}}$"
 #: Printable ASCII, no spaces: UUIDs, counters, random strings.
 REQUEST_ID_PATTERN = r"^[!-~]{1,128}$"
 
@@ -155,65 +166,13 @@ class Seat(BaseModel):
     level: Optional[Level] = None
 
 
-class Multiplier(BaseModel):
-    base: int
-    robs: Optional[int]
-    bombs: int
-    rockets: int
-    total: int
-
-
-class Trick(BaseModel):
-    last: Optional[list[Union[int, str]]]
-    passes: int
-
-
-class RoundResult(BaseModel):
-    winner: Literal["landlord", "farmers"]
-    landlord: int
-    points: list[int]
-    multiplier: int
-    breakdown: list[dict[str, Any]]
-    spring: bool
-    anti_spring: bool
-    hands: list[str]
-
-
-class Observation(BaseModel):
-    """``Round.observation(0)``: what the human may know."""
-
-    variant: Variant
-    seat: int
-    players: int
-    phase: Literal["bidding", "playing", "over"]
-    to_act: Optional[int]
-    hand: str
-    hand_ids: list[int]
-    cards_left: list[int]
-    first: int
-    bids: list[list[Union[int, str]]]
-    landlord: Optional[int]
-    bottom: Optional[str]
-    bottom_ids: Optional[list[int]]
-    history: list[list[Union[int, str]]]
-    played: str
-    trick: Trick
-    plays_made: list[int]
-    multiplier: Multiplier
-    handicap: Optional[int]
-    deal_hash: Optional[str]
-    legal_actions: list[str]
-    result: Optional[RoundResult]
-    deal_code: Optional[str]
-
-
 class VariantRules(BaseModel):
     """What sets the variant apart (``dizhu.Variant.describe()``), so a client need not know it by name."""
 
     name: Variant
     players: int
     lowest_rank: str
-    bidding: Literal["points", "rob"]
+    bidding: BiddingStyle
     handicap: bool = Field(description="A farmer wins at the handicap (= robs) cards or fewer.")
     deck_counts: list[int] = Field(description="Cards of each rank in the deck, weakest rank first.")
     hand_size: int
@@ -237,7 +196,8 @@ class View(BaseModel):
     target: Optional[int]
     match_over: bool
     winners: list[int]
-    observation: Observation
+    observation: Observation = Field(description="`Round.observation(0)`: what the human may know "
+                                     "(dizhu.game.observation).")
     events: list[dict[str, Any]] = Field(description="The round's events from index `since`.")
     event_count: int
 
@@ -266,7 +226,7 @@ class FinishedRound(BaseModel):
     number: int
     deal_code: Optional[str]
     deal_hash: Optional[str]
-    result: RoundResult
+    result: Result
     totals: list[int]
     events: list[dict[str, Any]]
 

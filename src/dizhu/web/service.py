@@ -46,7 +46,7 @@ from .settings import Settings
 from .store import AsyncStore, GameRecord, RequestEntry
 from .views import HUMAN, Snapshot, render, snapshot
 
-__all__ = ["GameService", "Reply", "hash_token", "GAME_ID_PATTERN"]
+__all__ = ["GameService", "GameKey", "Reply", "hash_token", "GAME_ID_PATTERN"]
 
 log = logging.getLogger("dizhu.web")
 
@@ -59,6 +59,19 @@ def hash_token(token: str) -> str:
     """What is stored instead of the token.  Tokens carry 256 random bits, so
     a plain SHA-256 cannot be searched backwards."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class GameKey:
+    """The game a request names and the bearer token it shows (None: no token sent).
+
+    The routes build it once (an ``Annotated`` dependency of web/app.py); the
+    service checks it: 401 without a token, 404 for an unknown or malformed
+    id, 403 for a token that does not open the game.
+    """
+
+    game_id: str
+    token: str | None
 
 
 @dataclass
@@ -157,17 +170,17 @@ class GameService:
             if not self._sessions[game_id].lock.locked():
                 del self._sessions[game_id]
 
-    async def _open(self, game_id: str, token: str | None) -> tuple[GameRecord, _Session]:
-        """The game if ``token`` opens it: 401 without a token, 404 unknown, 403 wrong token."""
-        _check_request(game_id, token)
-        return _authorized(await self.store.load(game_id), token), self._session(game_id)
+    async def _open(self, game: GameKey) -> tuple[GameRecord, _Session]:
+        """The game if its token opens it: 401 without a token, 404 unknown, 403 wrong token."""
+        token = _check_request(game)
+        return _authorized(await self.store.load(game.game_id), token), self._session(game.game_id)
 
-    async def _open_for_write(self, game_id: str, token: str | None,
+    async def _open_for_write(self, game: GameKey,
                               request_id: str) -> tuple[GameRecord, _Session, RequestEntry | None]:
         """As :meth:`_open`, with the entry of ``request_id`` if it was seen before (one read)."""
-        _check_request(game_id, token)
-        record, seen = await self.store.load_for_write(game_id, request_id)
-        return _authorized(record, token), self._session(game_id), seen
+        token = _check_request(game)
+        record, seen = await self.store.load_for_write(game.game_id, request_id)
+        return _authorized(record, token), self._session(game.game_id), seen
 
     @contextlib.asynccontextmanager
     async def _claim(self, game_id: str) -> AsyncIterator[bool]:
@@ -211,7 +224,7 @@ class GameService:
     ) -> tuple[GameRecord, Snapshot, bytes | None]:
         """Store ``match`` as the next version.  With ``answer_since`` set, the
         answer (the View from that event) is rendered and stored with it."""
-        rounds, match.finished = match.finished, []  # finished rounds live in their own table
+        rounds = match.take_finished()  # finished rounds live in their own table, not in the state
         new = replace(record, version=record.version + 1, state=match.to_json(),
                       pending=_bots_to_act(match), updated_at=self.clock())
         snap = snapshot(match, new.version)
@@ -261,7 +274,7 @@ class GameService:
             while _bots_to_act(match):
                 seat = match.round.to_act
                 observation = match.round.observation(seat)
-                deadline += pace.seconds(record.game_id, record.version, seat, len(match.round.events))
+                deadline += pace.seconds(record.game_id, record.version, seat, len(match.round.log))
                 seed = f"{record.bot_seed}:{seat}"
                 action, fell_back = await self.bots.decide(record.level, record.variant, seed, observation, client,
                                                            pace.think_limit)
@@ -339,24 +352,24 @@ class GameService:
         body = json_bytes({"game_id": game_id, "token": token, "view": view})
         return Reply(body, status=201)
 
-    async def view(self, game_id: str, token: str | None, since: int) -> Reply:
-        record, session = await self._open(game_id, token)
-        record = await self._settle_pending(game_id, session, record)
+    async def view(self, game: GameKey, since: int) -> Reply:
+        record, session = await self._open(game)
+        record = await self._settle_pending(game.game_id, session, record)
         return Reply(json_bytes(render(record, self._snapshot(session, record), since)))
 
-    async def hint(self, game_id: str, token: str | None, client: str = "") -> Reply:
-        record, session = await self._open(game_id, token)
-        record = await self._settle_pending(game_id, session, record)
+    async def hint(self, game: GameKey, client: str = "") -> Reply:
+        record, session = await self._open(game)
+        record = await self._settle_pending(game.game_id, session, record)
         observation = self._snapshot(session, record).observation
         _check_humans_turn(observation)
         suggestion = await self._suggestion(session, record, observation, client, limited=True)
         return Reply(json_bytes({"action": suggestion["action"], "cards": list(suggestion["cards"]),
                                  "reason": suggestion["reason"]}))
 
-    async def check(self, game_id: str, token: str | None, request: Check) -> Reply:
+    async def check(self, game: GameKey, request: Check) -> Reply:
         """Judge the human's action on the committed position without applying it: the
         engine's own verdict, so the page can explain a refusal without a 4xx answer."""
-        record, _ = await self._open(game_id, token)
+        record, _ = await self._open(game)
         match = _load_match(record.state)  # a private copy: nothing here touches the live game
         act = Act(action=request.action, cards=request.cards, version=record.version, request_id="check")
         try:
@@ -384,9 +397,10 @@ class GameService:
             session.hint = cached = (record.version, future)
         return await asyncio.shield(cached[1])
 
-    async def rounds(self, game_id: str, token: str | None, offset: int = 0, limit: int = ROUNDS_PAGE,
+    async def rounds(self, game: GameKey, offset: int = 0, limit: int = ROUNDS_PAGE,
                      client: str = "", if_none_match: str | None = None) -> Reply:
-        await self._open(game_id, token)
+        await self._open(game)
+        game_id = game.game_id
         wait = self._read_limit.wait(client, cost=self.settings.rounds_page_bytes)
         if wait > 0:
             raise _limited("too_many_reads", "too many finished rounds read from this address", wait)
@@ -403,22 +417,22 @@ class GameService:
             return Reply(b"", status=304, headers=headers)
         return Reply(body, headers=headers)
 
-    async def set_language(self, game_id: str, token: str | None, language: str) -> Reply:
-        record, session = await self._open(game_id, token)
-        await self.store.set_language(game_id, language, self.clock())
+    async def set_language(self, game: GameKey, language: str) -> Reply:
+        record, session = await self._open(game)
+        await self.store.set_language(game.game_id, language, self.clock())
         record = replace(record, language=language)
         return Reply(json_bytes(render(record, self._snapshot(session, record), 0)))
 
     # ---- writes
 
-    async def act(self, game_id: str, token: str | None, request: Act, client: str = "") -> Reply:
+    async def act(self, game: GameKey, request: Act, client: str = "") -> Reply:
         def apply(match: Match, record: GameRecord) -> None:
             match.apply(HUMAN, _human_action(request, record.variant))
 
-        return await self._write(game_id, token, "act", request, apply, client, since_from_now=True)
+        return await self._write(game, "act", request, apply, client, since_from_now=True)
 
-    async def autoplay(self, game_id: str, token: str | None, request: Step, client: str = "") -> Reply:
-        session = self._session(game_id)
+    async def autoplay(self, game: GameKey, request: Step, client: str = "") -> Reply:
+        session = self._session(game.game_id)
 
         async def apply(match: Match, record: GameRecord) -> None:
             observation = match.round.observation(HUMAN)
@@ -429,27 +443,26 @@ class GameService:
                 action = fallback_action(record.variant, "autoplay", observation)
             match.apply(HUMAN, action)
 
-        return await self._write(game_id, token, "autoplay", request, apply, client, since_from_now=True)
+        return await self._write(game, "autoplay", request, apply, client, since_from_now=True)
 
-    async def another_round(self, game_id: str, token: str | None, request: Step, client: str = "") -> Reply:
-        return await self._write(game_id, token, "another-round", request,
+    async def another_round(self, game: GameKey, request: Step, client: str = "") -> Reply:
+        return await self._write(game, "another-round", request,
                                  lambda match, record: match.another_round(), client, deals=True)
 
-    async def new_game(self, game_id: str, token: str | None, request: Step, client: str = "") -> Reply:
-        return await self._write(game_id, token, "new-game", request, lambda match, record: match.new_game(),
+    async def new_game(self, game: GameKey, request: Step, client: str = "") -> Reply:
+        return await self._write(game, "new-game", request, lambda match, record: match.new_game(),
                                  client, deals=True)
 
-    async def new_match(self, game_id: str, token: str | None, request: Step, client: str = "") -> Reply:
+    async def new_match(self, game: GameKey, request: Step, client: str = "") -> Reply:
         def apply(match: Match, record: GameRecord) -> None:
             match.new_match()
             record.match_no += 1
 
-        return await self._write(game_id, token, "new-match", request, apply, client, deals=True)
+        return await self._write(game, "new-match", request, apply, client, deals=True)
 
     async def _write(
         self,
-        game_id: str,
-        token: str | None,
+        game: GameKey,
         kind: str,
         request: Step,
         change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
@@ -461,13 +474,12 @@ class GameService:
         """Carry out one write (see the module's docstring for the steps).  ``deals``:
         the write deals a new round, which counts against the client's round limit."""
         with self._admit(client):
-            return await self._write_admitted(game_id, token, kind, request, change, client,
+            return await self._write_admitted(game, kind, request, change, client,
                                               since_from_now=since_from_now, deals=deals)
 
     async def _write_admitted(
         self,
-        game_id: str,
-        token: str | None,
+        game: GameKey,
         kind: str,
         request: Step,
         change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
@@ -476,7 +488,8 @@ class GameService:
         since_from_now: bool,
         deals: bool,
     ) -> Reply:
-        record, session, seen = await self._open_for_write(game_id, token, request.request_id)
+        record, session, seen = await self._open_for_write(game, request.request_id)
+        game_id = game.game_id
         request_id = request.request_id
         fingerprint = hashlib.sha256(f"{kind}\n{request.model_dump_json()}".encode()).hexdigest()
         if session.lock.locked():
@@ -559,7 +572,7 @@ class GameService:
             if wait > 0:
                 raise _limited("too_many_rounds", "too many new rounds from this address", wait)
         match = self._match(session, record)
-        since = len(match.round.events) if since_from_now else 0
+        since = len(match.round.log) if since_from_now else 0
         if request.since is not None:
             since = request.since
         record = replace(record)  # `change` may edit it (new match)
@@ -621,13 +634,16 @@ def _human_action(request: Act, variant: str) -> Action:
     return chosen
 
 
-def _check_request(game_id: str, token: str | None) -> None:
-    """What is checked before the storage is read: 401 without a token, 404 for a malformed id."""
+def _check_request(game: GameKey) -> str:
+    """What is checked before the storage is read: 401 without a token, 404 for a malformed id.
+    Returns the token."""
+    token = game.token
     if not token:
         raise ApiError(401, "missing_token", "send the game's token as 'Authorization: Bearer <token>'",
                        headers={"WWW-Authenticate": "Bearer"})
-    if not GAME_ID_PATTERN.fullmatch(game_id):
+    if not GAME_ID_PATTERN.fullmatch(game.game_id):
         raise _unknown_game()
+    return token
 
 
 def _authorized(record: GameRecord | None, token: str) -> GameRecord:

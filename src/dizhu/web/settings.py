@@ -7,10 +7,11 @@ command line fills it, tests build their own.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
-__all__ = ["Settings", "default_data_dir", "DATA_DIR_ENV", "DATABASE_ENV", "STATIC_DIR"]
+__all__ = ["Settings", "default", "default_data_dir", "DATA_DIR_ENV", "DATABASE_ENV", "STATIC_DIR"]
 
 #: The environment variable that chooses the data directory.
 DATA_DIR_ENV = "DIZHU_DATA_DIR"
@@ -125,3 +126,13 @@ class Settings:
         """How long the server waits for one bot decision before it plays a
         simple fallback move instead (a safety net: bots keep their budget)."""
         return max(5.0, 4.0 * (self.bot_budget or 1.0))
+
+
+def default(name: str) -> Any:
+    """The default of setting ``name``: the one place it is written (the command line shows it).
+
+    >>> default("port"), default("retention_days"), default("workers") >= 1
+    (8000, 30.0, True)
+    """
+    (spec,) = [f for f in fields(Settings) if f.name == name]
+    return spec.default_factory() if spec.default is MISSING else spec.default  # type: ignore[misc]

@@ -47,8 +47,7 @@ def snapshot(match: Match, version: int) -> Snapshot:
         match_over=match.over,
         winners=list(match.winners),
         observation=round_.observation(HUMAN),
-        # Events are appended, never edited: a shallow copy freezes the list.
-        events=list(round_.events),
+        events=round_.events,  # new dicts each time: later moves do not reach this snapshot
     )
 
 

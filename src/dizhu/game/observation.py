@@ -1,0 +1,115 @@
+"""What one seat may know of a round: the observation, typed.
+
+This is the contract between the engine and everyone who plays: the bots
+(``bot.decide(round.observation(seat))``), the server's view (docs/API.md,
+"The View": ``observation``), the browser and the environments.
+:meth:`Round.observe <dizhu.game.Round.observe>` builds an
+:class:`Observation`; ``to_dict()`` is its JSON (``Round.observation(seat)``),
+``Observation.from_dict`` reads that JSON back.  The field list below is the
+one description of it; docs/API.md points here.
+
+Nothing hidden is in it: the seat's own hand, never another's; the bottom
+only once the landlord has taken it; never the duel's undealt cards.
+
+>>> from dizhu import Round
+>>> obs = Round.deal("duel", seed="doc").observe(1)
+>>> obs.phase, obs.seat, len(obs.hand_ids), obs.bottom, obs.legal_actions
+('bidding', 1, 17, None, ())
+>>> Observation.from_dict(obs.to_dict()) == obs
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Literal, Optional
+
+from .events import Result, frozen, plain
+
+__all__ = ["Observation", "TrickState", "Multiplier", "PHASES"]
+
+#: The phases of a round, in order.
+PHASES = ("bidding", "playing", "over")
+
+
+@dataclass(frozen=True)
+class TrickState:
+    """The trick under way: ``last`` is ``(seat, play)`` to beat (None: the seat to act leads);
+    ``passes`` the passes since it."""
+
+    last: Optional[tuple[int, str]]
+    passes: int
+
+
+@dataclass(frozen=True)
+class Multiplier:
+    """The score multiplier so far: the bidding's ``base`` (the bid, or 2^robs), ``robs``
+    (call/rob bidding, else None), the bombs and rockets played, and their product ``total``
+    (spring is counted only at the settlement)."""
+
+    base: int
+    robs: Optional[int]
+    bombs: int
+    rockets: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Exactly what ``seat`` may know.  Lists are tuples here and lists in :meth:`to_dict`.
+
+    ``hand`` is notation and ``hand_ids`` card ids; ``cards_left`` every
+    seat's count; ``bids`` the bidding's ``(seat, action)``; ``bottom`` and
+    ``bottom_ids`` once the landlord took them; ``history`` every
+    ``(seat, play or "pass")`` of the play; ``played`` every card played so
+    far; ``plays_made`` each seat's plays; ``handicap`` the duel farmer's
+    handicap line (None in points bidding); ``legal_actions`` the seat's own
+    actions, only when it is to act; ``result`` and ``deal_code`` once the
+    round is over.
+    """
+
+    variant: str
+    seat: int
+    players: int
+    phase: Literal["bidding", "playing", "over"]
+    to_act: Optional[int]
+    hand: str
+    hand_ids: tuple[int, ...]
+    cards_left: tuple[int, ...]
+    first: int
+    bids: tuple[tuple[int, str], ...]
+    landlord: Optional[int]
+    bottom: Optional[str]
+    bottom_ids: Optional[tuple[int, ...]]
+    history: tuple[tuple[int, str], ...]
+    played: str
+    trick: TrickState
+    plays_made: tuple[int, ...]
+    multiplier: Multiplier
+    handicap: Optional[int]
+    deal_hash: Optional[str]
+    legal_actions: tuple[str, ...]
+    result: Optional[Result]
+    deal_code: Optional[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready dict (``Round.observation(seat)``), keys in the order above."""
+        return {name: plain(getattr(self, name)) for name in _FIELDS}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Observation":
+        """Read the JSON of :meth:`to_dict` back; unknown or missing keys raise TypeError."""
+        values = {k: frozen(v) for k, v in data.items()}
+        trick = data.get("trick")
+        if isinstance(trick, Mapping):
+            values["trick"] = TrickState(frozen(trick.get("last")), trick.get("passes"))
+        multiplier = data.get("multiplier")
+        if isinstance(multiplier, Mapping):
+            values["multiplier"] = Multiplier(**multiplier)
+        if isinstance(data.get("result"), Mapping):
+            values["result"] = Result.from_dict(data["result"])
+        return cls(**values)
+
+
+_FIELDS = tuple(f.name for f in fields(Observation))
