@@ -123,3 +123,12 @@ def test_chosen_cards_are_saved_and_picked_ones_are_not():
     assert actions == [[0, "play 33", [c.id for c in threes[1:3]]], [1, "play 99", None]]
     again = Round.from_json(r.to_json())
     assert again.events == r.events and again.to_json() == r.to_json()
+
+
+def test_the_events_follow_the_log_and_each_answer_is_a_new_list():
+    r = Round.deal("duel", seed="events-follow")
+    first = r.events
+    first.append({"type": "forged"})
+    assert r.events == [e.to_dict() for e in r.log] and len(r.log) == 1
+    r.apply(r.to_act, r.legal_actions()[0])
+    assert r.events == [e.to_dict() for e in r.log] and len(r.events) == 2

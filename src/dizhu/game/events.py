@@ -86,7 +86,12 @@ class _Event:
         _TYPES[cls.type] = cls
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": self.type, **{k: plain(getattr(self, k)) for k in self._keys}}
+        # The fields are numbers, text and flat tuples (SettleEvent has its own): one level to convert.
+        data: dict[str, Any] = {"type": self.type}
+        for key in self._keys:
+            value = getattr(self, key)
+            data[key] = list(value) if type(value) is tuple else value
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "_Event":

@@ -51,11 +51,11 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..cards import NUM_RANKS, Card, Hand, NotationError, format_counts, parse_cards, rank_counts
-from ..combos import Combo, beats
+from ..combos import Combo, Kind, beats
 from ..errors import IllegalAction
 from ..moves import moves_from_counts
 from ..rules import has_won, next_seat, settle, trick_over
@@ -74,7 +74,7 @@ from .events import (
     SettleEvent,
     TrickEvent,
 )
-from .observation import Multiplier, Observation, TrickState
+from .observation import Observation
 
 __all__ = ["Round", "Result", "FORMAT_VERSION"]
 
@@ -114,6 +114,7 @@ class Round:
         self._source: dict[str, Any] = {}
         self._deal_number = 0
         self._deal_start = 0  # where the current deal's events begin in the log
+        self._event_json: list[dict[str, Any]] = []
         self._redeal_code = ""
         self._legal: list[Action] | None = None
 
@@ -261,8 +262,12 @@ class Round:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        """The log as the JSON of docs/API.md ("Events"): a new list of new dicts each time."""
-        return [e.to_dict() for e in self.log]
+        """The log as the JSON of docs/API.md ("Events"), oldest first: a new list each time, of
+        dicts shared with other callers (read them, do not edit them)."""
+        memo = self._event_json  # a cache of the log's JSON, filled on demand; the log is the record
+        if len(memo) < len(self.log):
+            memo.extend(e.to_dict() for e in self.log[len(memo):])
+        return list(memo)
 
     def hand(self, seat: int) -> Hand:
         """The cards seat ``seat`` holds now (hidden information: do not show others)."""
@@ -286,24 +291,27 @@ class Round:
     @property
     def multiplier(self) -> int:
         """The score multiplier so far (P in classic, the stake in duel), spring not counted."""
-        return self.variant.bidding.stake(self._auction) << sum(1 for _ in self._doublings())
+        return self.variant.bidding.stake(self._auction) << len(self._this_deal()[2])
 
     # ---- read from the log: the current deal's bids, plays and bombs
 
-    def _this_deal(self) -> list[Event]:
-        return self.log[self._deal_start:]
-
-    def _bids(self) -> list[tuple[int, str]]:
-        return [(e.seat, e.action) for e in self._this_deal() if type(e) is BidEvent]
-
-    def _history(self) -> list[tuple[int, str]]:
-        """Every play and pass of this deal, as (seat, play notation or "pass")."""
-        return [(e.seat, e.play) if type(e) is PlayEvent else (e.seat, "pass")
-                for e in self._this_deal() if type(e) is PlayEvent or type(e) is PassEvent]
-
-    def _doublings(self) -> Iterator[PlayEvent]:
-        """The bombs and rockets of this deal, each doubling the score."""
-        return (e for e in self._this_deal() if type(e) is PlayEvent and e.is_doubling)
+    def _this_deal(self) -> tuple[list[list[Any]], list[list[Any]], list[PlayEvent]]:
+        """The current deal's bids ``[seat, action]``, its history ``[seat, play or "pass"]`` and
+        its bombs and rockets (each doubling the score), in one pass over its part of the log."""
+        bids: list[list[Any]] = []
+        history: list[list[Any]] = []
+        doublings: list[PlayEvent] = []
+        for e in self.log[self._deal_start:]:
+            kind = type(e)
+            if kind is PlayEvent:
+                history.append([e.seat, e.play])
+                if e.is_doubling:
+                    doublings.append(e)
+            elif kind is PassEvent:
+                history.append([e.seat, "pass"])
+            elif kind is BidEvent:
+                bids.append([e.seat, e.action])
+        return bids, history, doublings
 
     def _actions(self) -> list[list[Any]]:
         """Every player's action so far, re-deals included, as a saved round lists them:
@@ -468,7 +476,7 @@ class Round:
 
     def _settle(self, winner_seat: int) -> None:
         landlord = self.landlord
-        doublings = [{"source": e.kind, "seat": e.seat, "play": e.play, "factor": 2} for e in self._doublings()]
+        doublings = [{"source": e.kind, "seat": e.seat, "play": e.play, "factor": 2} for e in self._this_deal()[2]]
         breakdown, multiplier, points, spring = settle(
             self.variant.bidding.base(self._auction), doublings, winner_seat, landlord, self._plays_made
         )
@@ -507,6 +515,11 @@ class Round:
         own legal actions when it is to act.  Nothing else: no other hand,
         no unrevealed bottom, never the duel's undealt cards.
         """
+        return Observation.from_dict(self.observation(seat))
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """:meth:`observe` as its JSON (``Observation.to_dict()``): what a bot's ``decide``
+        and the API's view get.  Built directly, as every computer decision asks for it."""
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalAction("no_such_seat", seat=seat, players=self.players)
         v = self.variant
@@ -514,38 +527,42 @@ class Round:
         last = self._last
         revealed = self.landlord is not None
         to_act = self.to_act
-        doublings = [e.kind for e in self._doublings()]
-        bombs = doublings.count("bomb")
-        return Observation(
-            variant=v.name,
-            seat=seat,
-            players=v.players,
-            phase=self.phase,  # type: ignore[arg-type]
-            to_act=to_act,
-            hand=format_counts(self._counts[seat]),
-            hand_ids=tuple(c.id for c in self._hands[seat]),
-            cards_left=tuple(len(h) for h in self._hands),
-            first=self.first,
-            bids=tuple(self._bids()),
-            landlord=self.landlord,
-            bottom=format_counts(rank_counts(self.bottom)) if revealed else None,
-            bottom_ids=tuple(c.id for c in self.bottom) if revealed else None,
-            history=tuple(self._history()),
-            played=format_counts(self._played),
-            trick=TrickState((last[0], last[1].text) if last else None, self._passes),
-            plays_made=tuple(self._plays_made),
-            multiplier=Multiplier(public["base"], public["robs"], bombs, len(doublings) - bombs,
-                                  self.variant.bidding.stake(self._auction) << len(doublings)),
-            handicap=public["handicap"],
-            deal_hash=self.deal_hash,
-            legal_actions=tuple(a.text for a in self.legal_actions()) if seat == to_act else (),
-            result=self.result,
-            deal_code=self.deal_code,
-        )
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        """:meth:`observe` as its JSON-ready dict: what a bot's ``decide`` and the API's view get."""
-        return self.observe(seat).to_dict()
+        bids, history, doublings = self._this_deal()
+        bombs = sum(1 for e in doublings if e.kind == Kind.BOMB.value)
+        return {
+            "variant": v.name,
+            "seat": seat,
+            "players": v.players,
+            "phase": self.phase,
+            "to_act": to_act,
+            "hand": format_counts(self._counts[seat]),
+            "hand_ids": [c.id for c in self._hands[seat]],
+            "cards_left": [len(h) for h in self._hands],
+            "first": self.first,
+            "bids": bids,
+            "landlord": self.landlord,
+            "bottom": format_counts(rank_counts(self.bottom)) if revealed else None,
+            "bottom_ids": [c.id for c in self.bottom] if revealed else None,
+            "history": history,
+            "played": format_counts(self._played),
+            "trick": {
+                "last": [last[0], last[1].text] if last else None,
+                "passes": self._passes,
+            },
+            "plays_made": self._plays_made[:],
+            "multiplier": {
+                "base": public["base"],
+                "robs": public["robs"],
+                "bombs": bombs,
+                "rockets": len(doublings) - bombs,
+                "total": v.bidding.stake(self._auction) << len(doublings),
+            },
+            "handicap": public["handicap"],
+            "deal_hash": self.deal_hash,
+            "legal_actions": [a.text for a in self.legal_actions()] if seat == to_act else [],
+            "result": self.result.to_dict() if self.result else None,
+            "deal_code": self.deal_code,
+        }
 
     # ---- saving and restoring
 
