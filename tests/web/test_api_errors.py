@@ -177,6 +177,7 @@ def test_unknown_paths_and_methods(client, game):
 
 @pytest.mark.parametrize("method,path,body", [
     ("get", "", None), ("patch", "", {"language": "ja"}), ("get", "/rounds", None), ("post", "/hint", {}),
+    ("post", "/check", {"action": "pass"}),
     ("post", "/act", {"action": "pass", "version": 1, "request_id": "a"}),
     ("post", "/autoplay", {"version": 1, "request_id": "a"}),
     ("post", "/another-round", {"version": 1, "request_id": "a"}),

@@ -81,7 +81,11 @@ def client_address(request: Request) -> str:
 Client = Annotated[str, Depends(client_address)]
 
 
-def game_key(
+# The dependencies are coroutines so that they run on the event loop: FastAPI sends a plain
+# function to a thread, a round trip each request would pay for nothing.
+
+
+async def game_key(
     game_id: str,
     credentials: Annotated[Optional[HTTPAuthorizationCredentials], Security(_bearer)],
 ) -> GameKey:
@@ -93,7 +97,7 @@ def game_key(
 Game = Annotated[GameKey, Depends(game_key)]
 
 
-def game_service(request: Request) -> GameService:
+async def game_service(request: Request) -> GameService:
     return request.app.state.service
 
 
