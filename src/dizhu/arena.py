@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .bots import LEVELS, create
-from .cards import hand_from_counts
+from .cards import deck
 from .game import RandomPlayer, Round
 from .variants import get_variant
 
@@ -46,9 +46,9 @@ def make_player(name: str, variant: str, seed: Any, budget: float | None = None)
 
 
 def _deck(variant: str, rng: random.Random) -> list:
-    deck = list(hand_from_counts(get_variant(variant).deck_counts))
-    rng.shuffle(deck)
-    return deck
+    cards = deck(variant)
+    rng.shuffle(cards)
+    return cards
 
 
 def play_deal(job: tuple) -> list[dict[str, Any]]:

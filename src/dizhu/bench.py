@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 import time
 
-from .cards import Hand, hand_from_counts
+from .cards import Hand, deck as full_deck
 from .game import RandomPlayer, Round
 from .moves import legal_moves, play_table
 from .variants import CLASSIC
@@ -26,7 +26,7 @@ def _rate(fn, seconds: float) -> tuple[int, float]:
 def run(seconds: float = 2.0) -> None:
     play_table()
     rng = random.Random(1)
-    deck = list(hand_from_counts(CLASSIC.deck_counts))
+    deck = full_deck(CLASSIC)
     situations = []
     for i in range(500):
         rng.shuffle(deck)

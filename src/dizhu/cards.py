@@ -29,7 +29,7 @@ from typing import Union
 
 from .errors import NotationError
 from .ranks import CHAIN_TOP, JOKERS, NUM_RANKS, RANK_SYMBOLS, Rank
-from .variants import get_variant
+from .variants import Variant, get_variant
 
 __all__ = [
     "Rank",
@@ -45,6 +45,8 @@ __all__ = [
     "format_cards",
     "format_counts",
     "rank_counts",
+    "hand_from_counts",
+    "deck",
     "CardsLike",
 ]
 
@@ -264,6 +266,15 @@ def parse_cards(text: str, variant: str = "classic") -> Hand:
         counts[rank] += 1
     _check_counts(counts, variant)
     return hand_from_counts(counts)
+
+
+def deck(variant: "str | Variant" = "classic") -> list[Card]:
+    """Every card of the variant's deck, in id order (shuffle a copy to deal).
+
+    >>> len(deck("classic")), len(deck("duel")), str(deck("duel")[0])
+    (54, 46, '5♠')
+    """
+    return list(hand_from_counts(get_variant(variant).deck_counts))
 
 
 def hand_from_counts(counts: Sequence[int]) -> Hand:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .cards import hand_from_counts
+from .cards import deck as full_deck
 from .variants import VARIANTS, get_variant
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def _deal(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant)
-    deck = list(hand_from_counts(variant.deck_counts))
+    deck = full_deck(variant)
     rng = secrets.SystemRandom()
     rng.shuffle(deck)
     hand = sorted(deck[: variant.hand_size])

@@ -36,7 +36,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..cards import hand_from_counts
+from ..cards import deck as full_deck
 from ..game import Round
 from ..variants import get_variant
 from .encoding import ActionSpace, Layout, Table
@@ -56,7 +56,7 @@ def deal_round(variant: str, bidding: bool, rng: random.Random) -> Round:
     v = get_variant(variant)
     if bidding:
         return Round.deal(v, seed=f"env-{rng.getrandbits(64):016x}")
-    deck = list(hand_from_counts(v.deck_counts))
+    deck = full_deck(v)
     rng.shuffle(deck)
     hands = [deck[:17]] + [deck[20 + 17 * k : 37 + 17 * k] for k in range(v.players - 1)]
     return Round.from_deal(v, hands, deck[17:20], landlord=0, undealt=deck[20 + 17 * (v.players - 1):])

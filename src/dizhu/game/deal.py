@@ -34,7 +34,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from ..cards import Card, hand_from_counts
+from ..cards import Card, deck as full_deck
 from ..variants import Variant, get_variant
 
 __all__ = ["Deal", "deal_cards", "new_deal_code", "commitment", "parse_deal_code"]
@@ -98,7 +98,7 @@ def deal_cards(code: str, number: int = 0) -> Deal:
     """Deal number ``number`` of the round with this deal code."""
     variant = parse_deal_code(code)
     stream = _Stream(f"dizhu-deal|{code}|{number}")
-    deck = list(hand_from_counts(variant.deck_counts))
+    deck = full_deck(variant)
     for i in range(len(deck) - 1, 0, -1):
         j = stream.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]

@@ -201,7 +201,7 @@ class PlayEvent(_Event):
 
     @property
     def is_doubling(self) -> bool:
-        """A bomb or the rocket: it doubles the score (RULES.md §5)."""
+        """A bomb or the rocket: it doubles the score (RULES.md §5-§6)."""
         return self.kind in _DOUBLING_KINDS
 
 
