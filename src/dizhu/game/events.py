@@ -39,32 +39,16 @@ __all__ = [
     "SettleEvent",
     "Event",
     "event_from_dict",
-    "plain",
     "frozen",
 ]
 
 
-def plain(value: Any) -> Any:
-    """``value`` as JSON-ready data: tuples as lists, dataclasses as their ``to_dict()`` (or their
-    fields, in order).
-
-    >>> plain((1, ("a", None), TrickEvent(leader=0)))
-    [1, ['a', None], {'type': 'trick', 'leader': 0}]
-    """
-    if value is None or isinstance(value, (str, int, float)):
-        return value
-    if isinstance(value, (tuple, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    to_dict = getattr(value, "to_dict", None)
-    if to_dict is not None:
-        return to_dict()
-    return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
-
-
 def frozen(value: Any) -> Any:
-    """JSON lists as tuples, nested too (the frozen form of :func:`plain`'s output)."""
+    """JSON lists as tuples, nested too: the form a frozen dataclass keeps them in.
+
+    >>> frozen([[0, "pass"], [1, "33"]])
+    ((0, 'pass'), (1, '33'))
+    """
     if isinstance(value, list):
         return tuple(frozen(v) for v in value)
     return value
@@ -240,9 +224,9 @@ class SettleEvent(_Event):
         return {
             "type": self.type,
             **self.result.to_dict(),
-            "hand_ids": plain(self.hand_ids),
+            "hand_ids": [list(h) for h in self.hand_ids],
             "initial_hands": list(self.initial_hands),
-            "initial_ids": plain(self.initial_ids),
+            "initial_ids": [list(h) for h in self.initial_ids],
             "deal_code": self.deal_code,
         }
 
