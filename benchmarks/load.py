@@ -11,6 +11,9 @@ default) and plays --rounds complete rounds: before each move it reads its view 
 reloading client would), waits a think time drawn uniformly from [0, 2 x --think] seconds,
 and acts with a random legal action; after a round, "another round".
 
+The simulated clients lower their own CPU priority (--client-nice, default 5) once the server
+is up: real clients run on other machines, so their CPU is not the server's to lose.
+
 --greedy N adds one greedy client (address 127.0.0.2) that keeps N super-hard games on
 auto-play at once for --greedy-seconds, retrying whenever it is told to wait (429).
 
@@ -209,6 +212,9 @@ def main() -> int:
                         help="super-hard games a greedy client keeps on auto-play (default 0: none)")
     parser.add_argument("--greedy-seconds", type=float, default=40.0, help="how long it keeps at it")
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
+    parser.add_argument("--client-nice", type=int, default=5,
+                        help="lower the simulated clients' own CPU priority by this much once the server "
+                             "is up (default 5): real clients run on other machines, not on the server's cores")
     args = parser.parse_args()
 
     data_dir = Path(tempfile.mkdtemp(prefix="dizhu-load-"))
@@ -220,6 +226,8 @@ def main() -> int:
         else:
             process, url = start_server(data_dir, server_options(args), (data_dir / "server.log").open("wb"))
         server_before = cpu_seconds(process.pid) if process else None
+        if args.client_nice:
+            os.nice(args.client_nice)
         own_before = time.process_time()
         start = time.perf_counter()
         stats = asyncio.run(run(args, url))
@@ -243,7 +251,7 @@ def main() -> int:
     print(f"dizhu load test: {args.players} players x {args.rounds} rounds ({args.variant}), {args.level}-level "
           f"computers, think time mean {args.think:.2f} s, server --sync {args.sync}"
           + (f", --workers {args.workers}" if args.workers is not None else "")
-          + f", {os.cpu_count()} CPUs")
+          + f", {os.cpu_count()} CPUs, clients at nice +{args.client_nice} over the server")
     print(f"  {stats.rounds} rounds finished, {stats.requests} requests in {elapsed:.1f} s = "
           f"{stats.requests / elapsed:.1f} requests/s, errors: {stats.errors}")
     for sample in stats.error_samples:
