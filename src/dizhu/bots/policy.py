@@ -18,7 +18,7 @@ from ..moves import moves_from_counts, play_table
 from ..ranks import RANK_UNITS as _U
 from ..ranks import Rank
 from ..rules import cards_to_win, next_seat, same_side, trick_over
-from .hands import Group, split_counts
+from .hands import Group, plays_of, split_counts
 from .view import View
 
 __all__ = ["Decision", "Ctx", "intermediate_move", "normal_move", "leads_from_split"]
@@ -153,7 +153,7 @@ def _can_run_out(ctx: Ctx, after: tuple[int, ...], spent: Combo) -> bool:
 
 
 def _plays_after(hand: tuple[int, ...], combo: Combo) -> int:
-    return split_counts(_sub(hand, combo)).plays
+    return plays_of(_sub(hand, combo))
 
 
 def _rank_name(rank: int) -> str:
@@ -284,7 +284,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
                 if _is_control(top, ctx) or top.main >= TWO:
                     return top, "stop_landlord", {"n": lord_need}
         return None, "partner_stand", {}
-    base = split_counts(hand).plays
+    base = plays_of(hand)
     danger_seat, danger = _danger(ctx)
     owner_need = ctx.need(last_seat)
     ordinary = [m for m in moves if not m.is_bomb]
@@ -307,12 +307,12 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
         return None, "no_beat", {"play": prev.text}
     for b in sorted(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)):
         after = _sub(hand, b)
-        if split_counts(after).plays <= 1 or _can_run_out(ctx, after, b):
+        if plays_of(after) <= 1 or _can_run_out(ctx, after, b):
             return b, "bomb_to_win", {}
     if scored:
         delta, _, m = scored[0]
         high = m.main >= TWO and m.kind in (Kind.SINGLE, Kind.PAIR)
-        if style.keep_control and high and base > 3 and danger > 5 and prev.main < 10:
+        if style.keep_control and high and base > 3 and danger > 5 and prev.main < Rank.KING:
             return None, "keep_control", {"card": _rank_name(m.main), "n": base}
         if delta <= 0:
             return m, "fewest_plays", {"n": base - 1}
@@ -346,7 +346,7 @@ def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[s
     if forced is not None:
         return forced
     ordinary = [m for m in moves if not m.is_bomb]
-    base = split_counts(hand).plays
+    base = plays_of(hand)
     fitting = [m for m in ordinary if _plays_after(hand, m) <= base]
     if fitting:
         return min(fitting, key=lambda m: m.main), "fewest_plays", {"n": base - 1}
