@@ -216,3 +216,100 @@ def test_a_search_out_of_time_plays_the_rule_policys_move():
         assert capped == create("intermediate", "classic", seed=1).decide(obs)
         checked += 1
     assert checked >= 5
+
+
+# ---- issue 11: the hint as advice, evaluate(), reading the table
+
+
+def _blunder_position():
+    """The landlord holds 44 88 TT JJ AA 22 R and must answer a farmer's lone 6: the
+    intermediate policy spends the big joker on it ("fewest plays: 6")."""
+    from collections import Counter
+
+    deck = Counter({r: 4 for r in "3456789TJQKA2"})
+    deck.update({"B": 1, "R": 1})
+    landlord = "3456789" + "4488TTJJAA22R"
+    farmer = "56789TJ" + "6" + "3QQKK57B3"
+    other = "".join(sorted((deck - Counter(landlord) - Counter(farmer)).elements()))
+    r = Round.from_deal("classic", [landlord[:17], farmer, other], bottom=landlord[17:], landlord=0)
+    play(r, ["0: play 3456789", "1: play 56789TJ", "2: pass", "0: pass", "1: play 6", "2: pass"])
+    return r.observation(0)
+
+
+def test_the_hint_does_not_repeat_the_intermediate_blunder():
+    obs = _blunder_position()
+    assert obs["hand"] == "4488TTJJAA22R"
+    assert create("intermediate", seed="hint").decide(obs) == "play R"  # the blunder is real
+    h = hint(obs, n=3, budget=0.1, time_limit=None)
+    actions = [a["action"] for a in h["alternatives"]]
+    assert h["action"] != "play R" and len(actions) == 3 and len(set(actions)) == 3
+    assert {k: h[k] for k in ("action", "cards", "reason")} == h["alternatives"][0]
+    # the server's way: a wall-clock limit instead of a fixed budget
+    assert hint(obs, time_limit=0.25)["action"] != "play R"
+
+
+def test_hint_alternatives_are_legal_and_explained():
+    for n in range(6):
+        r = Round.deal("classic", seed=f"alt-{n}")
+        movers = [create("normal", "classic", seed=s) for s in range(3)]
+        while r.phase != "playing" or len(r.observation(r.to_act)["legal_actions"]) < 3:
+            r.apply(r.to_act, movers[r.to_act].decide(r.observation(r.to_act)))
+        obs = r.observation(r.to_act)
+        h = hint(obs, n=4, budget=0.02, time_limit=None)
+        assert 1 <= len(h["alternatives"]) <= 4
+        for alt in h["alternatives"]:
+            assert alt["action"] in obs["legal_actions"]
+            HINT_REASONS[alt["reason"]["key"]].format(**alt["reason"]["params"])
+
+
+def test_hint_reasons_name_the_point_of_the_move():
+    from dizhu.bots.advice import point_of
+    from dizhu.bots.policy import Ctx
+    from dizhu.bots.search import Estimate
+    from dizhu.bots.view import View
+    from dizhu.combos import classify
+
+    def why(round_, seat, move):
+        est = Estimate(None if move is None else classify(move), 0.5, 0.6, 10)
+        return point_of(Ctx.of(View.of(round_.observation(seat))), est)
+
+    # farmer 1 leads its last-but-one 9: the landlord (holding the rocket) must stop the last card
+    r = play(Round.from_deal("classic", **STOP_DEAL), STOP_SCRIPT)
+    assert why(r, 0, "R") == ("stop_last_card", {})
+    assert why(r, 0, "T") == ("stop_opponent", {"n": 1})  # a T can still be beaten: no stop
+    # a partner's play stands
+    r = play(Round.from_deal("classic", **STOP_DEAL), STOP_SCRIPT[:6])
+    assert why(r, 2, None) == ("partner_stand", {})
+    # the duel farmer (seat 0, handicap 2) holds 55566 with the lead: a trio reaches the line
+    from dizhu import parse_cards
+
+    def duel_ctx(hand, last=None):
+        counts = tuple(parse_cards(hand).counts)
+        unseen = tuple(d - c for d, c in zip(DUEL.deck_counts, counts))
+        return Ctx(counts, 0, 2, 1, [len(parse_cards(hand)), 9], last, unseen, handicap=2)
+
+    def duel_why(hand, move, last=None):
+        return point_of(duel_ctx(hand, last), Estimate(None if move is None else classify(move), 0.5, 0.6, 10))
+
+    assert duel_why("55566", "555") == ("reach_line", {"n": 2})
+    assert duel_why("55566", "55566") == ("finish", {})
+    assert duel_why("55566", None, last=(1, classify("AA"))) == ("no_beat", {"play": "AA"})
+    assert duel_why("55556", None, last=(1, classify("AA"))) == ("keep_bomb", {"play": "5555"})
+    assert duel_why("55566K", "K", last=(1, classify("9"))) == ("search", {"rate": 60, "games": 10})
+
+
+def test_evaluate_scores_the_given_moves_in_order():
+    from dizhu.bots.search import Estimate, evaluate, search_move
+    from dizhu.bots.view import View
+    from dizhu.combos import classify
+
+    obs = _blunder_position()
+    view = View.of(obs)
+    moves = [classify("R"), None, classify("J")]
+    est = evaluate(view, random.Random(3), moves, budget=0.05)
+    assert [e.move for e in est] == moves
+    assert all(isinstance(e, Estimate) and e.worlds >= 4 and 0 <= e.win_chance <= 1 for e in est)
+    assert all(-64 <= e.points <= 64 for e in est)
+    assert est[0].worlds == est[1].worlds == est[2].worlds  # the same worlds for every move
+    # search_move picks the move evaluate scores best among its shortlist
+    assert search_move(view, random.Random(3), budget=0.05).action != "play R"

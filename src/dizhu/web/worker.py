@@ -22,6 +22,8 @@ __all__ = ["init_worker", "warm", "serve", "decide", "suggest"]
 #: request (milliseconds) goes before a bot's search (a budget of up to a second), and a
 #: quick decision (normal, intermediate, a hint) goes before a search too.
 WORKER_NICENESS = {"quick": 5, "deep": 15}
+#: Suggestions a hint carries (the table cycles through them on repeated presses).
+HINT_ALTERNATIVES = 3
 
 
 def init_worker(parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> None:
@@ -88,5 +90,5 @@ def decide(level: str, variant: str, seed: str, budget: float | None, observatio
 
 
 def suggest(observation: dict[str, Any], level: str, budget: float | None) -> dict[str, Any]:
-    """The hint for the human's observation: action, cards to select and reason."""
-    return hint(observation, level=level, budget=budget)
+    """The hint for the human's observation: action, cards to select, reason and alternatives."""
+    return hint(observation, level=level, budget=budget, n=HINT_ALTERNATIVES)
