@@ -8,6 +8,7 @@ import pytest
 from dizhu import CLASSIC, DUEL, Round
 from dizhu.bots import LEVELS, create, hint
 from dizhu.bots.reasons import HINT_REASONS
+from dizhu.combos import classify
 
 from test_round_examples import play
 from test_round_properties import _hidden_swap, _initial_hands
@@ -267,7 +268,6 @@ def test_hint_reasons_name_the_point_of_the_move():
     from dizhu.bots.policy import Ctx
     from dizhu.bots.search import Estimate
     from dizhu.bots.view import View
-    from dizhu.combos import classify
 
     def why(round_, seat, move):
         est = Estimate(None if move is None else classify(move), 0.5, 0.6, 10)
@@ -301,7 +301,6 @@ def test_hint_reasons_name_the_point_of_the_move():
 def test_evaluate_scores_the_given_moves_in_order():
     from dizhu.bots.search import Estimate, evaluate, search_move
     from dizhu.bots.view import View
-    from dizhu.combos import classify
 
     obs = _blunder_position()
     view = View.of(obs)
@@ -313,3 +312,94 @@ def test_evaluate_scores_the_given_moves_in_order():
     assert est[0].worlds == est[1].worlds == est[2].worlds  # the same worlds for every move
     # search_move picks the move evaluate scores best among its shortlist
     assert search_move(view, random.Random(3), budget=0.05).action != "play R"
+
+
+def _replayed(script_deal, script):
+    from dizhu.bots.view import View
+
+    return View.of(play(Round.from_deal("classic", **script_deal), script).observation(0))
+
+
+def test_reading_weighs_worlds_by_the_passes_they_explain():
+    """Farmer 2 passed on the landlord's lone 3 after its partner passed too: a world where
+    it held loose singles above the 3 explains that pass worse than one where it could only
+    break pairs, and a neutral reading (no plays yet) weighs every world alike."""
+    from dizhu.bots.reading import read_world
+    from dizhu.bots.search import sample_world
+
+    from collections import Counter
+
+    landlord, bottom = "345678 9TJQK 2 AA KK 5".replace(" ", ""), "BR2"
+    deck = Counter({r: 4 for r in "3456789TJQKA2"})
+    deck.update({"B": 1, "R": 1})
+    rest = sorted((deck - Counter(landlord + bottom)).elements())
+    deal = dict(hands=[landlord, "".join(rest[::2]), "".join(rest[1::2])], bottom=bottom, first=0)
+    view = _replayed(deal, ["0: bid 3", "0: play 3", "1: pass", "2: pass"])
+    rng = random.Random(1)
+    weights = []
+    for _ in range(300):
+        hands = sample_world(view, rng)
+        loose = sum(1 for r in range(1, 15) if hands[2][r] == 1)  # singles above the 3
+        weights.append((loose, read_world(view, hands, rng).weight))
+    few = [w for n, w in weights if n <= 1]
+    many = [w for n, w in weights if n >= 4]
+    assert few and many
+    assert sum(few) / len(few) > sum(many) / len(many)
+
+
+def test_reading_finds_a_greedy_follower():
+    """A seat that always answers with its lowest reply reads as greedy more than the prior says."""
+    from dizhu.bots.reading import read_world
+    from dizhu.bots.search import sample_world
+    from dizhu.bots.styles import PRIOR, STYLE_NAMES, STYLES
+    from dizhu.bots.view import View
+
+    greedy = STYLE_NAMES.index("greedy")
+    for n in range(6):
+        r = Round.deal("duel", seed=f"greedy-{n}")
+        bidder = create("intermediate", "duel", seed=n)
+        while r.phase == "bidding":
+            r.apply(r.to_act, bidder.decide(r.observation(r.to_act)))
+        me = r.landlord
+        other = 1 - me
+        mine = create("intermediate", "duel", seed=n)
+        from dizhu.bots.policy import Ctx
+
+        for _ in range(14):
+            if r.result is not None:
+                break
+            seat = r.to_act
+            obs = r.observation(seat)
+            if seat == me:
+                r.apply(seat, mine.decide(obs))
+            else:
+                move = STYLES["greedy"](Ctx.of(View.of(obs)), random.Random(0))
+                r.apply(seat, "pass" if move is None else f"play {move.text}")
+        if r.result is not None:
+            continue
+        view = View.of(r.observation(me))
+        rng = random.Random(2)
+        posterior = [0.0] * len(STYLE_NAMES)
+        for _ in range(40):
+            reading = read_world(view, sample_world(view, rng), rng)
+            for k, p in enumerate(reading.styles[other]):
+                posterior[k] += reading.weight * p
+        total = sum(posterior)
+        assert posterior[greedy] / total > PRIOR["greedy"], n
+        return
+    raise AssertionError("no round lasted long enough")
+
+
+def test_the_cautious_style_keeps_its_two_where_intermediate_spends_it():
+    """The Style thresholds run: keep_control (cautious) passes on a low single rather than
+    spend its only ordinary answer, a 2, early in the round; intermediate answers."""
+    from dizhu import parse_cards
+    from dizhu.bots.policy import Ctx, intermediate_move
+    from dizhu.bots.styles import CAUTIOUS
+
+    hand = tuple(parse_cards("33 55 77 99 JJ 2 KK").counts)
+    unseen = tuple(d - h for d, h in zip(CLASSIC.deck_counts, hand))
+    ctx = Ctx(hand, 1, 3, 0, [17, 13, 17], (0, classify("6")), unseen)
+    assert intermediate_move(ctx)[0].text == "2"
+    move, reason, params = intermediate_move(ctx, CAUTIOUS)
+    assert move is None and reason == "keep_control" and params["card"] == "2"

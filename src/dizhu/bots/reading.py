@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from ..cards import NUM_RANKS
 from ..combos import classify
 from ..rules import trick_over
+from .bidding import CLASSIC_THRESHOLDS, win_chance
 from .policy import Ctx
 from .styles import PRIOR, STYLE_NAMES, STYLES
 from .view import View
@@ -106,7 +107,7 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random) -> Readin
             played[r] += n
         left[seat] -= combo.size
         last, passes = (seat, combo), 0
-    weight = 1.0
+    weight = _bids_likelihood(view, held)
     styles: dict[int, tuple[float, ...]] = {}
     for seat, row in likelihood.items():
         joint = [p * q for p, q in zip(_PRIOR, row)]
@@ -115,3 +116,39 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random) -> Readin
         weight *= total / (HIT ** wanted.get(seat, 0))
         styles[seat] = tuple(j / total for j in joint)
     return Reading(weight, styles, cost)
+
+
+def _bids_likelihood(view: View, held: list[list[int]]) -> float:
+    """How well the world's hands (``held``: each seat's cards when the play began)
+    explain the other seats' bids: a bid of 3 says a strong hand, a pass a weak one.
+
+    Judged by the bidding model the bots bid with (:mod:`dizhu.bots.bidding`): a
+    points bid of k is likely if the hand's chance as landlord reaches the k-th
+    threshold, a pass if it stays below the next bid's; a duel call if the
+    chance is at least even, a pass on the call if it is not.  Robs are not read.
+    """
+    style = view.variant.bidding.name
+    likelihood = 1.0
+    highest = 0
+    called = False
+    for seat, action in view.bids:
+        if seat == view.seat:
+            if action.startswith("bid "):
+                highest = int(action[4:])
+            called = called or action == "call"
+            continue
+        hand = held[seat]
+        if seat == view.landlord:
+            hand = [n - b for n, b in zip(hand, view.bottom)]  # its 17 cards before the bottom
+        if action.startswith("bid "):
+            k = int(action[4:])
+            likelihood *= HIT if win_chance(hand, style) >= CLASSIC_THRESHOLDS[k - 1] else MISS
+            highest = k
+        elif action == "call":
+            likelihood *= HIT if win_chance(hand, style) >= 0.5 else MISS
+            called = True
+        elif action == "pass" and not called and style == "rob":
+            likelihood *= HIT if win_chance(hand, style) < 0.5 else MISS
+        elif action == "pass" and style == "points" and highest < len(CLASSIC_THRESHOLDS):
+            likelihood *= HIT if win_chance(hand, style) < CLASSIC_THRESHOLDS[highest] else MISS
+    return likelihood
