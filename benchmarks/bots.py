@@ -1,11 +1,12 @@
 """How long the computer players think: decision times by level.
 
-    python benchmarks/bots.py [--rounds 200] [--variants classic duel] [--levels normal intermediate super-hard]
+    python benchmarks/bots.py [--rounds 200] [--variants classic duel] [--levels normal intermediate super-hard hint]
 
 Plays ``--rounds`` seeded rounds per variant and level in one process and
 times every decision (bidding and play) of the measured bot.  Normal and
 intermediate play every seat; super-hard plays seat 0 against intermediate
-bots (its own decisions are the ones timed), which keeps the run short.
+bots (its own decisions are the ones timed), which keeps the run short; ``hint``
+times the hint with 3 alternatives for seat 0 among intermediate bots.
 Prints the median, 95th percentile and maximum.
 """
 
@@ -20,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from dizhu import Round  # noqa: E402
-from dizhu.bots import create  # noqa: E402
+from dizhu.bots import create, hint  # noqa: E402
 from dizhu.moves import play_table  # noqa: E402
 
 
@@ -28,7 +29,10 @@ def measure(level: str, variant: str, rounds: int, budget: float | None) -> list
     times: list[float] = []
     for n in range(rounds):
         r = Round.deal(variant, seed=f"bench-{variant}-{n}")
-        if level == "super-hard":
+        if level == "hint":  # the hint for seat 0, among intermediate bots
+            bots = [create("intermediate", variant, seed=(n, s)) for s in range(r.players)]
+            timed = {0}
+        elif level == "super-hard":
             bots = [create("super-hard", variant, seed=n, budget=budget)] + [
                 create("intermediate", variant, seed=(n, s)) for s in range(1, r.players)
             ]
@@ -40,6 +44,8 @@ def measure(level: str, variant: str, rounds: int, budget: float | None) -> list
             seat = r.to_act
             obs = r.observation(seat)
             start = time.perf_counter()
+            if level == "hint" and seat in timed:
+                hint(obs, n=3)
             action = bots[seat].decide(obs)
             elapsed = time.perf_counter() - start
             if seat in timed:
@@ -52,7 +58,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--variants", nargs="+", default=["classic", "duel"])
-    parser.add_argument("--levels", nargs="+", default=["normal", "intermediate", "super-hard"])
+    parser.add_argument("--levels", nargs="+", default=["normal", "intermediate", "super-hard"],
+                        choices=["normal", "intermediate", "super-hard", "hint"])
     parser.add_argument("--budget", type=float, default=None, help="super-hard budget in seconds (default: the bot's)")
     args = parser.parse_args()
     play_table()

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from ..variants import Variant, get_variant
-from .advice import HINT_SECONDS, cards_for, suggestions
+from .advice import cards_for, suggestions
 from .bidding import decide_bid
 from .policy import Ctx, Decision, intermediate_move, normal_move
 from .search import search_move
@@ -95,7 +95,7 @@ def create(level: str, variant: "str | Variant" = "classic", seed: int | str | N
 
 
 def hint(observation: dict[str, Any], level: str = "super-hard", budget: float | None = None,
-         n: int = 1, time_limit: float | None = HINT_SECONDS) -> dict[str, Any]:
+         n: int = 1, time_limit: float | None = None) -> dict[str, Any]:
     """The recommended action for the seat of ``observation``, with its reason and alternatives.
 
     Returns ``{"action": "play 33", "cards": [card ids to select], "reason":
@@ -103,8 +103,9 @@ def hint(observation: dict[str, Any], level: str = "super-hard", budget: float |
     ``n`` suggestions of the same shape (without their own alternatives), best
     first, the first being the hint itself.  The reason is a message key with
     parameters, never a finished sentence, so any language can show it.  At
-    super-hard (the default) the hint searches for at most ``time_limit`` seconds
-    of wall-clock time; other levels give their own decision only.
+    super-hard (the default) the hint searches with ``budget`` (default
+    ``advice.HINT_BUDGET``, about 0.1 s), cut at ``time_limit`` seconds of
+    wall-clock time if given; other levels give their own decision only.
     """
     bot = BotPlayer(level, observation["variant"], seed="hint", budget=budget, time_limit=time_limit)
     view = bot.view_to_decide(observation)
