@@ -25,7 +25,7 @@ from dizhu.bots import create, hint  # noqa: E402
 from dizhu.moves import play_table  # noqa: E402
 
 
-def measure(level: str, variant: str, rounds: int, budget: float | None) -> list[float]:
+def measure(level: str, variant: str, rounds: int, budget: float | None, clock=time.perf_counter) -> list[float]:
     times: list[float] = []
     for n in range(rounds):
         r = Round.deal(variant, seed=f"bench-{variant}-{n}")
@@ -43,11 +43,11 @@ def measure(level: str, variant: str, rounds: int, budget: float | None) -> list
         while r.result is None:
             seat = r.to_act
             obs = r.observation(seat)
-            start = time.perf_counter()
+            start = clock()
             if level == "hint" and seat in timed:
                 hint(obs, n=3)
             action = bots[seat].decide(obs)
-            elapsed = time.perf_counter() - start
+            elapsed = clock() - start
             if seat in timed:
                 times.append(elapsed)
             r.apply(seat, action)
@@ -61,13 +61,17 @@ def main() -> None:
     parser.add_argument("--levels", nargs="+", default=["normal", "intermediate", "super-hard"],
                         choices=["normal", "intermediate", "super-hard", "hint"])
     parser.add_argument("--budget", type=float, default=None, help="super-hard budget in seconds (default: the bot's)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time this process's CPU seconds (one core's work, steadier on a shared machine)")
     args = parser.parse_args()
+    clock = time.process_time if args.cpu else time.perf_counter
     play_table()
-    print(f"{args.rounds} seeded rounds per variant and level, one process")
+    print(f"{args.rounds} seeded rounds per variant and level, one process, "
+          f"{'CPU' if args.cpu else 'wall-clock'} seconds")
     print(f"{'level':<14}{'variant':<9}{'decisions':>10}{'median':>12}{'p95':>12}{'max':>12}")
     for variant in args.variants:
         for level in args.levels:
-            t = sorted(measure(level, variant, args.rounds, args.budget))
+            t = sorted(measure(level, variant, args.rounds, args.budget, clock))
             p95 = t[min(len(t) - 1, int(0.95 * len(t)))]
             print(f"{level:<14}{variant:<9}{len(t):>10}{statistics.median(t) * 1e3:>10.2f}ms"
                   f"{p95 * 1e3:>10.2f}ms{t[-1] * 1e3:>10.2f}ms", flush=True)

@@ -29,7 +29,7 @@ __all__ = ["HINT_BUDGET", "suggestions", "point_of", "cards_for"]
 #: so that the same position always gets the same hint (whatever the machine's load:
 #: the answer must not vary with anything but what the player may know).  It fits the
 #: 0.3 s a server must answer in (``benchmarks/bots.py --levels hint`` measures it).
-HINT_BUDGET = 0.1
+HINT_BUDGET = 0.06
 
 
 def suggestions(view: View, rng: random.Random, n: int, budget: float | None = None,

@@ -104,7 +104,7 @@ def hint(observation: dict[str, Any], level: str = "super-hard", budget: float |
     first, the first being the hint itself.  The reason is a message key with
     parameters, never a finished sentence, so any language can show it.  At
     super-hard (the default) the hint searches with ``budget`` (default
-    ``advice.HINT_BUDGET``, about 0.1 s), cut at ``time_limit`` seconds of
+    ``advice.HINT_BUDGET``, 0.06 s of one core), cut at ``time_limit`` seconds of
     wall-clock time if given; other levels give their own decision only.
     """
     bot = BotPlayer(level, observation["variant"], seed="hint", budget=budget, time_limit=time_limit)

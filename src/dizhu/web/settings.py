@@ -58,7 +58,7 @@ class Settings:
     bot_budget: float | None = None
     retention_days: float = 30.0
     #: The level whose choice the hint and auto-play show (super-hard: a search of
-    #: about 0.1 s, dizhu.bots.advice.HINT_BUDGET).
+    #: 0.06 s of one core, dizhu.bots.advice.HINT_BUDGET).
     hint_level: str = "super-hard"
     #: Largest request body accepted, in bytes.
     max_body: int = 16 * 1024
