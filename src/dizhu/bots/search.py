@@ -268,6 +268,8 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     me = view.seat
     exact = sum(view.cards_left) <= EXACT_CARDS
     while worlds < MIN_WORLDS or steps < steps_budget:
+        if deadline is not None and time.monotonic() > deadline:
+            break  # before the world's sampling and reading, which take time too
         hands = sample_world(view, rng)
         reading = read_world(view, hands, rng)
         steps += WORLD_COST + reading.cost
