@@ -403,3 +403,24 @@ def test_the_cautious_style_keeps_its_two_where_intermediate_spends_it():
     assert intermediate_move(ctx)[0].text == "2"
     move, reason, params = intermediate_move(ctx, CAUTIOUS)
     assert move is None and reason == "keep_control" and params["card"] == "2"
+
+
+def test_the_bomb_happy_style_answers_at_two_extra_plays():
+    """delta2_danger runs: EAGER answers a pair with its 2s although that costs two more
+    plays (intermediate saves its cards), and the bomb-happy style throws a bomb where
+    intermediate would pass."""
+    from dizhu import parse_cards
+    from dizhu.bots.policy import Ctx, intermediate_move
+    from dizhu.bots.styles import EAGER, STYLES
+
+    def ctx_of(hand, prev):
+        counts = tuple(parse_cards(hand).counts)
+        unseen = tuple(d - h for d, h in zip(CLASSIC.deck_counts, counts))
+        return Ctx(counts, 1, 3, 0, [15, len(parse_cards(hand)), 14], (0, classify(prev)), unseen)
+
+    ctx = ctx_of("357TJJQKA222", "66")
+    assert intermediate_move(ctx)[:2] == (None, "save_cards")
+    assert intermediate_move(ctx, EAGER)[0].text == "22"
+    ctx = ctx_of("3579JJQQ KKKK", "AA")
+    assert intermediate_move(ctx)[0] is None
+    assert STYLES["bombs"](ctx, random.Random(0)).text == "KKKK"
