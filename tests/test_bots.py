@@ -424,3 +424,20 @@ def test_the_bomb_happy_style_answers_at_two_extra_plays():
     ctx = ctx_of("3579JJQQ KKKK", "AA")
     assert intermediate_move(ctx)[0] is None
     assert STYLES["bombs"](ctx, random.Random(0)).text == "KKKK"
+
+
+def test_the_frozen_super_hard_is_for_benchmarks_only():
+    """benchmarks/frozen holds yesterday's super-hard as a yardstick: nothing in the package uses it."""
+    import re
+    from pathlib import Path
+
+    import dizhu
+
+    package = Path(dizhu.__file__).resolve().parent
+    importing = [p for p in package.rglob("*.py")
+                 if re.search(r"^\s*(from|import)\s+benchmarks", p.read_text(encoding="utf-8"), re.M)]
+    assert importing == []
+    frozen = package.parents[1] / "benchmarks" / "frozen" / "superhard_2026_12_01"
+    if frozen.exists():  # a source checkout: the copy imports the engine, never the live bots
+        for path in frozen.glob("*.py"):
+            assert not re.search(r"^\s*(from|import)\s+dizhu\.bots", path.read_text(encoding="utf-8"), re.M), path.name
