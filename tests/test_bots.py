@@ -8,6 +8,7 @@ import pytest
 from dizhu import CLASSIC, DUEL, Round
 from dizhu.bots import LEVELS, create, hint
 from dizhu.bots.reasons import HINT_REASONS
+from dizhu.combos import classify
 
 from test_round_examples import play
 from test_round_properties import _hidden_swap, _initial_hands
@@ -160,7 +161,7 @@ def test_hint_recommends_a_legal_action_with_a_translatable_reason(variant):
         if r.result is not None:
             continue
         obs = r.observation(r.to_act)
-        h = hint(obs)
+        h = hint(obs, budget=0.005)  # a short search: this test is about the answer's shape
         assert h["action"] in obs["legal_actions"]
         assert h["reason"]["key"] in HINT_REASONS
         HINT_REASONS[h["reason"]["key"]].format(**h["reason"]["params"])  # params fill the template
@@ -216,3 +217,227 @@ def test_a_search_out_of_time_plays_the_rule_policys_move():
         assert capped == create("intermediate", "classic", seed=1).decide(obs)
         checked += 1
     assert checked >= 5
+
+
+# ---- issue 11: the hint as advice, evaluate(), reading the table
+
+
+def _blunder_position():
+    """The landlord holds 44 88 TT JJ AA 22 R and must answer a farmer's lone 6: the
+    intermediate policy spends the big joker on it ("fewest plays: 6")."""
+    from collections import Counter
+
+    deck = Counter({r: 4 for r in "3456789TJQKA2"})
+    deck.update({"B": 1, "R": 1})
+    landlord = "3456789" + "4488TTJJAA22R"
+    farmer = "56789TJ" + "6" + "3QQKK57B3"
+    other = "".join(sorted((deck - Counter(landlord) - Counter(farmer)).elements()))
+    r = Round.from_deal("classic", [landlord[:17], farmer, other], bottom=landlord[17:], landlord=0)
+    play(r, ["0: play 3456789", "1: play 56789TJ", "2: pass", "0: pass", "1: play 6", "2: pass"])
+    return r.observation(0)
+
+
+def test_the_hint_does_not_repeat_the_intermediate_blunder():
+    obs = _blunder_position()
+    assert obs["hand"] == "4488TTJJAA22R"
+    assert create("intermediate", seed="hint").decide(obs) == "play R"  # the blunder is real
+    h = hint(obs, n=3, budget=0.1, time_limit=None)
+    actions = [a["action"] for a in h["alternatives"]]
+    assert h["action"] != "play R" and len(actions) == 3 and len(set(actions)) == 3
+    assert {k: h[k] for k in ("action", "cards", "reason")} == h["alternatives"][0]
+    # the server's way: the hint's own budget
+    assert hint(obs)["action"] != "play R"
+
+
+def test_hint_alternatives_are_legal_and_explained():
+    for n in range(6):
+        r = Round.deal("classic", seed=f"alt-{n}")
+        movers = [create("normal", "classic", seed=s) for s in range(3)]
+        while r.phase != "playing" or len(r.observation(r.to_act)["legal_actions"]) < 3:
+            r.apply(r.to_act, movers[r.to_act].decide(r.observation(r.to_act)))
+        obs = r.observation(r.to_act)
+        h = hint(obs, n=4, budget=0.02, time_limit=None)
+        assert 1 <= len(h["alternatives"]) <= 4
+        for alt in h["alternatives"]:
+            assert alt["action"] in obs["legal_actions"]
+            HINT_REASONS[alt["reason"]["key"]].format(**alt["reason"]["params"])
+
+
+def test_hint_reasons_name_the_point_of_the_move():
+    from dizhu.bots.advice import point_of
+    from dizhu.bots.policy import Ctx
+    from dizhu.bots.search import Estimate
+    from dizhu.bots.view import View
+
+    def why(round_, seat, move):
+        est = Estimate(None if move is None else classify(move), 0.5, 0.6, 10)
+        return point_of(Ctx.of(View.of(round_.observation(seat))), est)
+
+    # farmer 1 leads its last-but-one 9: the landlord (holding the rocket) must stop the last card
+    r = play(Round.from_deal("classic", **STOP_DEAL), STOP_SCRIPT)
+    assert why(r, 0, "R") == ("stop_last_card", {})
+    assert why(r, 0, "T") == ("stop_opponent", {"n": 1})  # a T can still be beaten: no stop
+    # a partner's play stands
+    r = play(Round.from_deal("classic", **STOP_DEAL), STOP_SCRIPT[:6])
+    assert why(r, 2, None) == ("partner_stand", {})
+    # the duel farmer (seat 0, handicap 2) holds 55566 with the lead: a trio reaches the line
+    from dizhu import parse_cards
+
+    def duel_ctx(hand, last=None):
+        counts = tuple(parse_cards(hand).counts)
+        unseen = tuple(d - c for d, c in zip(DUEL.deck_counts, counts))
+        return Ctx(counts, 0, 2, 1, [len(parse_cards(hand)), 9], last, unseen, handicap=2)
+
+    def duel_why(hand, move, last=None):
+        return point_of(duel_ctx(hand, last), Estimate(None if move is None else classify(move), 0.5, 0.6, 10))
+
+    assert duel_why("55566", "555") == ("reach_line", {"n": 2})
+    assert duel_why("55566", "55566") == ("finish", {})
+    assert duel_why("55566", None, last=(1, classify("AA"))) == ("no_beat", {"play": "AA"})
+    assert duel_why("55556", None, last=(1, classify("AA"))) == ("keep_bomb", {"play": "5555"})
+    assert duel_why("55566K", "K", last=(1, classify("9"))) == ("search", {"rate": 60, "games": 10})
+
+
+def test_evaluate_scores_the_given_moves_in_order():
+    from dizhu.bots.search import Estimate, evaluate, search_move
+    from dizhu.bots.view import View
+
+    obs = _blunder_position()
+    view = View.of(obs)
+    moves = [classify("R"), None, classify("J")]
+    est = evaluate(view, random.Random(3), moves, budget=0.05)
+    assert [e.move for e in est] == moves
+    assert all(isinstance(e, Estimate) and e.worlds >= 4 and 0 <= e.win_chance <= 1 for e in est)
+    assert all(-64 <= e.points <= 64 for e in est)
+    assert est[0].worlds == est[1].worlds == est[2].worlds  # the same worlds for every move
+    # search_move picks the move evaluate scores best among its shortlist
+    assert search_move(view, random.Random(3), budget=0.05).action != "play R"
+
+
+def _replayed(script_deal, script):
+    from dizhu.bots.view import View
+
+    return View.of(play(Round.from_deal("classic", **script_deal), script).observation(0))
+
+
+def test_reading_weighs_worlds_by_the_passes_they_explain():
+    """Farmer 2 passed on the landlord's lone 3 after its partner passed too: a world where
+    it held loose singles above the 3 explains that pass worse than one where it could only
+    break pairs, and a neutral reading (no plays yet) weighs every world alike."""
+    from dizhu.bots.reading import read_world
+    from dizhu.bots.search import sample_world
+
+    from collections import Counter
+
+    landlord, bottom = "345678 9TJQK 2 AA KK 5".replace(" ", ""), "BR2"
+    deck = Counter({r: 4 for r in "3456789TJQKA2"})
+    deck.update({"B": 1, "R": 1})
+    rest = sorted((deck - Counter(landlord + bottom)).elements())
+    deal = dict(hands=[landlord, "".join(rest[::2]), "".join(rest[1::2])], bottom=bottom, first=0)
+    view = _replayed(deal, ["0: bid 3", "0: play 3", "1: pass", "2: pass"])
+    rng = random.Random(1)
+    weights = []
+    for _ in range(300):
+        hands = sample_world(view, rng)
+        loose = sum(1 for r in range(1, 15) if hands[2][r] == 1)  # singles above the 3
+        weights.append((loose, read_world(view, hands, rng).weight))
+    few = [w for n, w in weights if n <= 1]
+    many = [w for n, w in weights if n >= 4]
+    assert few and many
+    assert sum(few) / len(few) > sum(many) / len(many)
+
+
+def test_reading_finds_a_greedy_follower():
+    """A seat that always answers with its lowest reply reads as greedy more than the prior says."""
+    from dizhu.bots.reading import read_world
+    from dizhu.bots.search import sample_world
+    from dizhu.bots.styles import PRIOR, STYLE_NAMES, STYLES
+    from dizhu.bots.view import View
+
+    greedy = STYLE_NAMES.index("greedy")
+    for n in range(6):
+        r = Round.deal("duel", seed=f"greedy-{n}")
+        bidder = create("intermediate", "duel", seed=n)
+        while r.phase == "bidding":
+            r.apply(r.to_act, bidder.decide(r.observation(r.to_act)))
+        me = r.landlord
+        other = 1 - me
+        mine = create("intermediate", "duel", seed=n)
+        from dizhu.bots.policy import Ctx
+
+        for _ in range(14):
+            if r.result is not None:
+                break
+            seat = r.to_act
+            obs = r.observation(seat)
+            if seat == me:
+                r.apply(seat, mine.decide(obs))
+            else:
+                move = STYLES["greedy"](Ctx.of(View.of(obs)), random.Random(0))
+                r.apply(seat, "pass" if move is None else f"play {move.text}")
+        if r.result is not None:
+            continue
+        view = View.of(r.observation(me))
+        rng = random.Random(2)
+        posterior = [0.0] * len(STYLE_NAMES)
+        for _ in range(40):
+            reading = read_world(view, sample_world(view, rng), rng)
+            for k, p in enumerate(reading.styles[other]):
+                posterior[k] += reading.weight * p
+        total = sum(posterior)
+        assert posterior[greedy] / total > PRIOR["greedy"], n
+        return
+    raise AssertionError("no round lasted long enough")
+
+
+def test_the_cautious_style_keeps_its_two_where_intermediate_spends_it():
+    """The Style thresholds run: keep_control (cautious) passes on a low single rather than
+    spend its only ordinary answer, a 2, early in the round; intermediate answers."""
+    from dizhu import parse_cards
+    from dizhu.bots.policy import Ctx, intermediate_move
+    from dizhu.bots.styles import CAUTIOUS
+
+    hand = tuple(parse_cards("33 55 77 99 JJ 2 KK").counts)
+    unseen = tuple(d - h for d, h in zip(CLASSIC.deck_counts, hand))
+    ctx = Ctx(hand, 1, 3, 0, [17, 13, 17], (0, classify("6")), unseen)
+    assert intermediate_move(ctx)[0].text == "2"
+    move, reason, params = intermediate_move(ctx, CAUTIOUS)
+    assert move is None and reason == "keep_control" and params["card"] == "2"
+
+
+def test_the_bomb_happy_style_answers_at_two_extra_plays():
+    """delta2_danger runs: EAGER answers a pair with its 2s although that costs two more
+    plays (intermediate saves its cards), and the bomb-happy style throws a bomb where
+    intermediate would pass."""
+    from dizhu import parse_cards
+    from dizhu.bots.policy import Ctx, intermediate_move
+    from dizhu.bots.styles import EAGER, STYLES
+
+    def ctx_of(hand, prev):
+        counts = tuple(parse_cards(hand).counts)
+        unseen = tuple(d - h for d, h in zip(CLASSIC.deck_counts, counts))
+        return Ctx(counts, 1, 3, 0, [15, len(parse_cards(hand)), 14], (0, classify(prev)), unseen)
+
+    ctx = ctx_of("357TJJQKA222", "66")
+    assert intermediate_move(ctx)[:2] == (None, "save_cards")
+    assert intermediate_move(ctx, EAGER)[0].text == "22"
+    ctx = ctx_of("3579JJQQ KKKK", "AA")
+    assert intermediate_move(ctx)[0] is None
+    assert STYLES["bombs"](ctx, random.Random(0)).text == "KKKK"
+
+
+def test_the_frozen_super_hard_is_for_benchmarks_only():
+    """benchmarks/frozen holds yesterday's super-hard as a yardstick: nothing in the package uses it."""
+    import re
+    from pathlib import Path
+
+    import dizhu
+
+    package = Path(dizhu.__file__).resolve().parent
+    importing = [p for p in package.rglob("*.py")
+                 if re.search(r"^\s*(from|import)\s+benchmarks", p.read_text(encoding="utf-8"), re.M)]
+    assert importing == []
+    frozen = package.parents[1] / "benchmarks" / "frozen" / "superhard_2026_12_01"
+    if frozen.exists():  # a source checkout: the copy imports the engine, never the live bots
+        for path in frozen.glob("*.py"):
+            assert not re.search(r"^\s*(from|import)\s+dizhu\.bots", path.read_text(encoding="utf-8"), re.M), path.name

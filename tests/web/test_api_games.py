@@ -123,6 +123,11 @@ def test_hint_suggests_a_legal_action_and_applies_nothing(client):
     assert hint["action"] in game.obs["legal_actions"]
     assert set(hint["cards"]) <= set(game.obs["hand_ids"]) and hint["cards"]
     assert isinstance(hint["reason"]["key"], str) and isinstance(hint["reason"]["params"], dict)
+    # ranked alternatives, the first being the hint itself, each one legal
+    alternatives = hint["alternatives"]
+    assert alternatives[0] == {k: hint[k] for k in ("action", "cards", "reason")}
+    assert 1 <= len(alternatives) <= 3 and len({a["action"] for a in alternatives}) == len(alternatives)
+    assert all(a["action"] in game.obs["legal_actions"] for a in alternatives)
     assert game.get().json() == before
     assert game.post("hint").status_code == 200  # no body at all is fine too
 

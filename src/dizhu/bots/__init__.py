@@ -9,7 +9,7 @@
 True
 >>> h = hint(r.observation(r.to_act))
 >>> sorted(h)
-['action', 'cards', 'reason']
+['action', 'alternatives', 'cards', 'reason']
 
 A bot sees only the observation of its seat.  Its decision is a
 deterministic function of that observation and its seed.

@@ -19,7 +19,7 @@ import math
 import random
 
 from ..cards import Rank
-from .hands import split_counts
+from .hands import plays_of
 from .policy import Decision
 from .view import View
 
@@ -43,7 +43,7 @@ def features(hand: list[int], handicap: int = 0) -> tuple[float, ...]:
     """The model's inputs for a 17-card hand (rank counts)."""
     bombs = sum(1 for r in range(TWO + 1) if hand[r] == 4)
     return (
-        float(split_counts(tuple(hand)).plays),
+        float(plays_of(tuple(hand))),
         float(hand[RED]),
         float(hand[BLACK]),
         float(hand[TWO]),
@@ -73,7 +73,7 @@ def decide_bid(view: View, level: str, rng: random.Random) -> Decision:
     """A bid for a bidding-phase view; the legal actions say which style is bidding."""
     hand = view.hand
     legal = view.legal
-    params = {"plays": split_counts(tuple(hand)).plays, "controls": _controls(hand)}
+    params = {"plays": plays_of(tuple(hand)), "controls": _controls(hand)}
     # normal judges hands less sharply: its estimate wobbles
     noise = rng.uniform(-0.08, 0.08) if level == "normal" else 0.0
     style = view.variant.bidding.name

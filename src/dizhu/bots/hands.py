@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from ..cards import CHAIN_TOP, NUM_RANKS, Rank
 
-__all__ = ["Split", "split_counts", "Group"]
+__all__ = ["Split", "split_counts", "plays_of", "Group"]
 
 # plain ints: these index count tuples in the hot loop
 BLACK, RED, TWO = int(Rank.BLACK_JOKER), int(Rank.RED_JOKER), int(Rank.TWO)
@@ -81,7 +81,7 @@ def _basic_groups(c: tuple[int, ...]) -> list[Group]:
 
 # by count of a rank: does it make a kicker unit (a single or a pair)?
 _KICKER = (0, 1, 1, 0, 0)
-_WEAK_RANKS = 9  # singles and pairs below a queen are awkward
+_WEAK_RANKS = int(Rank.QUEEN)  # singles and pairs below a queen are awkward
 
 
 def _chains(c: tuple[int, ...]) -> list[tuple[int, int, int]]:
@@ -119,6 +119,15 @@ def split_counts(c: tuple[int, ...]) -> Split:
         if width == 3:
             capacity += high - low + 1
     return Split(tuple(groups + _basic_groups(c)), plays, weak)
+
+
+def plays_of(c: tuple[int, ...]) -> int:
+    """How many plays the best split of ``c`` needs (memoised; cheaper than the split itself).
+
+    >>> plays_of((1, 1, 1, 1, 1) + (0,) * 10), plays_of((2,) + (0,) * 14)
+    (1, 1)
+    """
+    return _best(c, 0)[0]
 
 
 def _remove(c: tuple[int, ...], width: int, low: int, high: int) -> tuple[int, ...]:

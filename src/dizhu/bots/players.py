@@ -7,8 +7,8 @@ import random
 import time
 from typing import Any
 
-from ..cards import Card, parse_cards
 from ..variants import Variant, get_variant
+from .advice import cards_for, suggestions
 from .bidding import decide_bid
 from .policy import Ctx, Decision, intermediate_move, normal_move
 from .search import search_move
@@ -50,14 +50,18 @@ class BotPlayer:
         self.budget = budget
         self.time_limit = time_limit
 
-    def explain(self, observation: dict[str, Any]) -> Decision:
-        """The decision with its reason (a message key and parameters)."""
+    def view_to_decide(self, observation: dict[str, Any]) -> View:
+        """The observation read for a decision; refuses one this bot cannot make."""
         if observation["to_act"] != observation["seat"] or not observation["legal_actions"]:
             raise ValueError("this seat has nothing to decide now")
         if observation["variant"] != self.variant.name:
             raise ValueError(f"a {self.variant.name} bot cannot decide in a {observation['variant']} round")
+        return View.of(observation)
+
+    def explain(self, observation: dict[str, Any]) -> Decision:
+        """The decision with its reason (a message key and parameters)."""
+        view = self.view_to_decide(observation)
         rng = random.Random(_observation_seed(observation, self.seed))
-        view = View.of(observation)
         if view.phase == "bidding":
             return decide_bid(view, self.level, rng)
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
@@ -90,23 +94,26 @@ def create(level: str, variant: "str | Variant" = "classic", seed: int | str | N
     return BotPlayer(level, variant, seed, budget, time_limit)
 
 
-def hint(observation: dict[str, Any], level: str = "intermediate",
-         budget: float | None = None) -> dict[str, Any]:
-    """The recommended action for the seat of ``observation``, with its reason.
+def hint(observation: dict[str, Any], level: str = "super-hard", budget: float | None = None,
+         n: int = 1, time_limit: float | None = None) -> dict[str, Any]:
+    """The recommended action for the seat of ``observation``, with its reason and alternatives.
 
     Returns ``{"action": "play 33", "cards": [card ids to select], "reason":
-    {"key": ..., "params": {...}}}``.  The reason is a message key with
-    parameters, never a finished sentence, so any language can show it.
+    {"key": ..., "params": {...}}, "alternatives": [...]}``: the alternatives are up to
+    ``n`` suggestions of the same shape (without their own alternatives), best
+    first, the first being the hint itself.  The reason is a message key with
+    parameters, never a finished sentence, so any language can show it.  At
+    super-hard (the default) the hint searches with ``budget`` (default
+    ``advice.HINT_BUDGET``, 0.06 s of one core), cut at ``time_limit`` seconds of
+    wall-clock time if given; other levels give their own decision only.
     """
-    decision = BotPlayer(level, observation["variant"], seed="hint", budget=budget).explain(observation)
-    cards: list[int] = []
-    if decision.action.startswith("play "):
-        # select cards of the right ranks from the hand, as the player would
-        wanted = list(parse_cards(decision.action[5:]).counts)
-        for card_id in observation["hand_ids"]:
-            rank = Card.from_id(card_id).rank
-            if wanted[rank]:
-                wanted[rank] -= 1
-                cards.append(card_id)
-    return {"action": decision.action, "cards": cards,
-            "reason": {"key": decision.reason, "params": dict(decision.params)}}
+    bot = BotPlayer(level, observation["variant"], seed="hint", budget=budget, time_limit=time_limit)
+    view = bot.view_to_decide(observation)
+    if view.phase == "playing" and level == "super-hard":
+        rng = random.Random(_observation_seed(observation, bot.seed))
+        decisions = suggestions(view, rng, n, budget, time_limit)
+    else:
+        decisions = [bot.explain(observation)]
+    shown = [{"action": d.action, "cards": cards_for(d.action, observation["hand_ids"]),
+              "reason": {"key": d.reason, "params": dict(d.params)}} for d in decisions]
+    return {**shown[0], "alternatives": shown}

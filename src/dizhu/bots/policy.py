@@ -18,10 +18,11 @@ from ..moves import moves_from_counts, play_table
 from ..ranks import RANK_UNITS as _U
 from ..ranks import Rank
 from ..rules import cards_to_win, next_seat, same_side, trick_over
-from .hands import Group, split_counts
+from .hands import Group, plays_of, split_counts
 from .view import View
 
-__all__ = ["Decision", "Ctx", "intermediate_move", "normal_move", "leads_from_split"]
+__all__ = ["Decision", "Ctx", "intermediate_move", "normal_move", "leads_from_split", "can_run_out", "is_control",
+           "rank_name", "sub"]
 
 # plain ints: they index count tuples in the simulations' hot loop
 TWO, BLACK, RED = int(Rank.TWO), int(Rank.BLACK_JOKER), int(Rank.RED_JOKER)
@@ -90,7 +91,8 @@ def _group_key(g: Group) -> int:
     return g.width * sum(_U[g.low : g.high + 1])
 
 
-def _sub(hand: tuple[int, ...], combo: Combo) -> tuple[int, ...]:
+def sub(hand: tuple[int, ...], combo: Combo) -> tuple[int, ...]:
+    """The hand left after playing ``combo``."""
     return tuple(h - n for h, n in zip(hand, combo.counts))
 
 
@@ -99,7 +101,8 @@ def _beatable(combo: Combo, counts: tuple[int, ...]) -> bool:
     return bool(moves_from_counts(counts, combo))
 
 
-def _is_control(combo: Combo, ctx: Ctx) -> bool:
+def is_control(combo: Combo, ctx: Ctx) -> bool:
+    """Whether no cards this seat cannot see could beat ``combo`` (it wins its trick)."""
     return not _beatable(combo, ctx.unseen)
 
 
@@ -142,7 +145,7 @@ def _finishing(ctx: Ctx, moves: list[Combo]) -> Combo | None:
     return best
 
 
-def _can_run_out(ctx: Ctx, after: tuple[int, ...], spent: Combo) -> bool:
+def can_run_out(ctx: Ctx, after: tuple[int, ...]) -> bool:
     """Whether, holding ``after`` with the lead, every play but the last is unbeatable."""
     plays = leads_from_split(after)
     if len(plays) <= 1:
@@ -153,10 +156,11 @@ def _can_run_out(ctx: Ctx, after: tuple[int, ...], spent: Combo) -> bool:
 
 
 def _plays_after(hand: tuple[int, ...], combo: Combo) -> int:
-    return split_counts(_sub(hand, combo)).plays
+    return plays_of(sub(hand, combo))
 
 
-def _rank_name(rank: int) -> str:
+def rank_name(rank: int) -> str:
+    """The rank's notation symbol, as reasons' ``card`` parameters hold it."""
     return RANK_SYMBOLS[rank]
 
 
@@ -214,7 +218,7 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
     if done is not None:
         return done, "finish", {}
     plays = leads_from_split(hand)
-    controls = [p for p in plays if _is_control(p, ctx)]
+    controls = [p for p in plays if is_control(p, ctx)]
     others = [p for p in plays if p not in controls]
     # two plays left and one of them cannot be beaten: play it, then the other
     if len(plays) == 2 and controls:
@@ -250,7 +254,7 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
     pick = min(pool, key=lead_order)
     if controls and pick not in controls:
         card = max(controls, key=lambda p: p.main)
-        return pick, "keep_control", {"card": _rank_name(card.main), "n": len(plays)}
+        return pick, "keep_control", {"card": rank_name(card.main), "n": len(plays)}
     return pick, "fewest_plays", {"n": len(plays)}
 
 
@@ -281,10 +285,10 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
             ordinary = [m for m in moves if not m.is_bomb]
             if ordinary:
                 top = max(ordinary, key=lambda m: m.main)
-                if _is_control(top, ctx) or top.main >= TWO:
+                if is_control(top, ctx) or top.main >= TWO:
                     return top, "stop_landlord", {"n": lord_need}
         return None, "partner_stand", {}
-    base = split_counts(hand).plays
+    base = plays_of(hand)
     danger_seat, danger = _danger(ctx)
     owner_need = ctx.need(last_seat)
     ordinary = [m for m in moves if not m.is_bomb]
@@ -302,18 +306,18 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
         for b in sorted(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)):
             # a bomb doubles the stake for both sides: only worth it if the lead it
             # wins can be kept to the end (otherwise it doubles what we pay)
-            if _can_run_out(ctx, _sub(hand, b), b):
+            if can_run_out(ctx, sub(hand, b)):
                 return b, who, {"n": owner_need}
         return None, "no_beat", {"play": prev.text}
     for b in sorted(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)):
-        after = _sub(hand, b)
-        if split_counts(after).plays <= 1 or _can_run_out(ctx, after, b):
+        after = sub(hand, b)
+        if plays_of(after) <= 1 or can_run_out(ctx, after):
             return b, "bomb_to_win", {}
     if scored:
         delta, _, m = scored[0]
         high = m.main >= TWO and m.kind in (Kind.SINGLE, Kind.PAIR)
-        if style.keep_control and high and base > 3 and danger > 5 and prev.main < 10:
-            return None, "keep_control", {"card": _rank_name(m.main), "n": base}
+        if style.keep_control and high and base > 3 and danger > 5 and prev.main < Rank.KING:
+            return None, "keep_control", {"card": rank_name(m.main), "n": base}
         if delta <= 0:
             return m, "fewest_plays", {"n": base - 1}
         eager = (danger <= style.delta1_danger or (style.delta1_landlord and ctx.seat == ctx.landlord)
@@ -346,7 +350,7 @@ def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[s
     if forced is not None:
         return forced
     ordinary = [m for m in moves if not m.is_bomb]
-    base = split_counts(hand).plays
+    base = plays_of(hand)
     fitting = [m for m in ordinary if _plays_after(hand, m) <= base]
     if fitting:
         return min(fitting, key=lambda m: m.main), "fewest_plays", {"n": base - 1}

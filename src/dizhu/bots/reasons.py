@@ -23,4 +23,9 @@ HINT_REASONS: dict[str, str] = {
     "rob_strong": "strong enough to rob: the farmer would then win at {handicap} cards",
     "rob_weak": "robbing would let the farmer win at {handicap} cards",
     "search": "won {rate}% of {games} simulated games",
+    "control_to_end": "wins this trick, and every later play but the last wins its trick too",
+    "stop_last_card": "your opponent holds one card: this keeps it from going out",
+    "stop_last_landlord": "the landlord holds one card: this keeps it from going out",
+    "reach_line": "takes you to the handicap line: you win holding {n} cards",
+    "keep_bomb": "only your bomb {play} could answer: keep it",
 }

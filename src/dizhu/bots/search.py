@@ -1,4 +1,4 @@
-"""Super-hard: search over the hidden cards.
+"""Super-hard: search over the hidden cards, reading the other players.
 
 For a decision, the bot
 
@@ -6,41 +6,48 @@ For a decision, the bot
    knows (its hand, every card played, each player's card count, the
    revealed bottom cards the landlord still holds, and in duel the 9 cards
    that were never dealt);
-2. shortlists candidate actions (the intermediate policy's choice, the plays
+2. weighs each world by how well it explains what the other players did this
+   round, and reads in it which style each of them plays (:mod:`.reading`);
+3. shortlists candidate actions (the intermediate policy's choice, the plays
    of its best hand split, and every reply when there are few);
-3. plays each candidate out in each world, every seat following the
-   intermediate policy with only its own seat's knowledge, or, when few
-   cards remain, solves the world exactly (minimax over every legal move);
-4. picks the candidate with the best average result for its side.
+4. plays each candidate out in each world — each other seat by a style drawn
+   from its reading, its own later moves by the intermediate policy — or,
+   when few cards remain, solves the world exactly;
+5. picks the candidate with the best weighted average of points for its side.
 
-The same worlds serve every candidate, so candidates are compared on equal
-luck.  The thinking budget is counted in simulated decisions, not in clock
-time (a budget of one second is ``STEPS_PER_SECOND`` simulated decisions, what
-this code does in a second on one core of a small machine): so the choice is a
-deterministic function of the observation, the seed and the budget, and never
-depends on how busy the machine is.
+:func:`evaluate` is steps 1-4 for any list of moves (the hint and the review
+use it); :func:`search_move` is the bot's decision.  The same worlds serve
+every candidate, so candidates are compared on equal luck.  The thinking
+budget is stated in seconds of one core but counted in simulated decisions
+(``STEPS_PER_SECOND`` a second, measured by ``benchmarks/bots.py``), so the
+choice is a deterministic function of the observation, the seed and the
+budget, and never depends on how busy the machine is — unless a wall-clock
+``deadline`` cuts it short.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from ..cards import NUM_RANKS
-from ..combos import Combo, Kind
+from ..combos import Combo
 from ..moves import moves_from_counts
 from ..rules import has_won, next_seat, same_side, spring, trick_over
-from .policy import Ctx, Decision, leads_from_split, intermediate_move
+from .policy import Ctx, Decision, intermediate_move, leads_from_split
+from .reading import read_world
+from .styles import STYLES
 from .view import View
 
-__all__ = ["search_move", "DEFAULT_BUDGET", "sample_world", "Sim"]
+__all__ = ["search_move", "evaluate", "ranked", "Estimate", "DEFAULT_BUDGET", "sample_world", "Sim"]
 
-#: Seconds of thinking per decision by default.
-DEFAULT_BUDGET = 0.1
-#: Simulated decisions per second of budget: about what one core of a small
-#: machine does (benchmarks/bots.py measures the real decision times).
-STEPS_PER_SECOND = 100_000
+#: Seconds of thinking per decision by default (one core).
+DEFAULT_BUDGET = 0.3
+#: Simulated decisions (rollout moves, style evaluations) per second of one core:
+#: measured by benchmarks/bots.py on the project's 2-core machine (44k a second).
+STEPS_PER_SECOND = 44_000
 #: Worlds at least, even when the budget runs out (keeps decisions stable).
 MIN_WORLDS = 4
 #: Worlds at most.
@@ -51,86 +58,18 @@ WORLD_COST = 25
 EXACT_CARDS = 9
 
 
-def pass_evidence(view: View) -> list[tuple[int, Combo, list[int]]]:
-    """What passes suggest: (seat, play it passed on, cards it has played since).
+@dataclass(frozen=True)
+class Estimate:
+    """What a move is worth to the deciding seat's side, over the worlds searched."""
 
-    A pass is telling when the passer wanted the lead: the landlord passing
-    on a farmer, a farmer passing on the landlord when its partner had passed
-    already, and every pass in duel.  Passes on a partner say nothing.
-    """
-    from ..combos import classify
-
-    evidence = []
-    last: tuple[int, Combo] | None = None
-    passes = 0
-    played_after: list[tuple[int, list[int]]] = []
-    for seat, text in view.history:
-        if text == "pass":
-            passes += 1
-            if last is not None and seat != view.seat:
-                owner = last[0]
-                landlord = view.landlord
-                telling = (
-                    view.players == 2
-                    or (seat == landlord and owner != landlord)
-                    or (owner == landlord and passes == 2)
-                )
-                if telling:
-                    since = [0] * NUM_RANKS
-                    evidence.append((seat, last[1], since))
-                    played_after.append((seat, since))
-            if trick_over(passes, view.players):
-                last, passes = None, 0
-            continue
-        combo = classify(text)
-        for who, since in played_after:
-            if who == seat:
-                for r, n in enumerate(combo.counts):
-                    since[r] += n
-        last, passes = (seat, combo), 0
-    return evidence
-
-
-def _violations(hands: list[list[int]], evidence) -> int:
-    """How many telling passes a world contradicts.
-
-    A pass contradicts a world where the passer held a reply that costs it
-    nothing: a loose single or pair (a rank held exactly once or twice) above
-    the play, or any ordinary reply to a longer play.
-    """
-    count = 0
-    for seat, prev, since in evidence:
-        then = [a + b for a, b in zip(hands[seat], since)]
-        kind = prev.kind
-        if kind is Kind.SINGLE or kind is Kind.PAIR:
-            width = 1 if kind is Kind.SINGLE else 2
-            top = NUM_RANKS if width == 1 else 13
-            if any(then[r] == width for r in range(prev.main + 1, top)):
-                count += 1
-        elif not prev.is_bomb and any(not m.is_bomb for m in moves_from_counts(then, prev)):
-            count += 1
-    return count
-
-
-#: How much less likely a world is for each pass it contradicts (1: passes are ignored).
-#: Passing is always allowed, so no pass rules a world out; weighting worlds by
-#: the passes they explain (0.25 or 0.4 here) measured no gain in head-to-head
-#: arena runs against the unweighted search, so it is off by default.
-PASS_EVIDENCE_WEIGHT = 1.0
-
-
-def sample_consistent(view: View, rng: random.Random, evidence, tries: int = 30,
-                      weight: float = PASS_EVIDENCE_WEIGHT) -> list[list[int]]:
-    """A world weighted by how well it explains the passes (rejection sampling)."""
-    best, best_v = None, 99
-    for _ in range(tries):
-        hands = sample_world(view, rng)
-        v = _violations(hands, evidence) if evidence else 0
-        if v == 0 or rng.random() < weight ** v:
-            return hands
-        if v < best_v:
-            best, best_v = hands, v
-    return best
+    #: The move (None: pass).
+    move: Combo | None
+    #: Expected points for the seat's side at base 1 (bombs, rocket and spring counted).
+    points: float
+    #: Weighted share of worlds the side won after this move.
+    win_chance: float
+    #: Worlds searched (0: the deadline came before the first one).
+    worlds: int
 
 
 def sample_world(view: View, rng: random.Random) -> list[list[int]]:
@@ -231,15 +170,14 @@ class Sim:
         return score if same_side(me, winner, self.landlord) else -score
 
 
-def _rollout(sim: Sim, me: int, limit: int = 400) -> tuple[float, int]:
-    """Play to the end with the intermediate policy: (value for me, decisions made)."""
+def _rollout(sim: Sim, me: int, seats: list, rng: random.Random, limit: int = 400) -> tuple[float, int]:
+    """Play to the end, each seat by its policy in ``seats``: (value for me, decisions made)."""
     for step in range(1, limit + 1):
-        combo, _, _ = intermediate_move(sim.ctx())
+        combo = seats[sim.to_act](sim.ctx(), rng)
         winner = sim.apply(combo)
         if winner is not None:
             return sim.value(winner, me), step
     return 0.0, limit
-
 
 def _solve(sim: Sim, me: int, memo: dict, alpha: float = -1.0, beta: float = 1.0) -> float:
     """Exact win (+1) / loss (-1) for ``me``'s side with perfect play by everyone."""
@@ -277,7 +215,7 @@ def _solve(sim: Sim, me: int, memo: dict, alpha: float = -1.0, beta: float = 1.0
     return best
 
 
-def _candidates(view: View, ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
+def _candidates(ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
     """The shortlist to search, and the intermediate policy's own choice."""
     choice, _, _ = intermediate_move(ctx)
     hand = ctx.hand
@@ -307,36 +245,40 @@ def _candidates(view: View, ctx: Ctx) -> tuple[list[Combo | None], Combo | None]
     return unique, choice
 
 
-def search_move(view: View, rng: random.Random, budget: float | None = None,
-                evidence_weight: float = PASS_EVIDENCE_WEIGHT, deadline: float | None = None) -> Decision:
-    """The super-hard decision for a play-phase observation.
+def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" = None,
+             budget: float | None = None, deadline: float | None = None) -> list[Estimate]:
+    """What each of ``moves`` (None: pass) is worth to the seat of ``view``, in their order.
 
-    ``deadline`` (a ``time.monotonic()`` value) stops the search after the last
-    whole world sampled before it, even below ``MIN_WORLDS``; if it passes before
-    one world is done, the rule policy's move is played (a server's pace must hold).
+    ``moves`` defaults to the shortlist :func:`search_move` chooses from.  Every move
+    is played out in the same worlds (equal luck), each world weighted by how well it
+    explains the round so far (:mod:`dizhu.bots.reading`).  ``budget`` is in seconds
+    of one core (``STEPS_PER_SECOND`` simulated decisions a second); ``deadline`` (a
+    ``time.monotonic()`` value) stops after the last whole world before it, even
+    below ``MIN_WORLDS`` — then the estimates may count no world at all (``worlds == 0``).
     """
-    ctx = Ctx.of(view)
-    candidates, choice = _candidates(view, ctx)
-    if len(candidates) == 1:
-        m = candidates[0]
-        return _decision(m, *intermediate_move(ctx)[1:])
+    if moves is None:
+        moves = _candidates(Ctx.of(view))[0]
     budget = DEFAULT_BUDGET if budget is None else budget
     steps_budget = budget * STEPS_PER_SECOND
     steps = 0
-    totals = [0.0] * len(candidates)
-    wins = [0] * len(candidates)
+    totals = [0.0] * len(moves)
+    wins = [0.0] * len(moves)
+    weights = 0.0
     worlds = 0
     me = view.seat
-    cards_in_play = sum(view.cards_left)
-    exact = cards_in_play <= EXACT_CARDS
-    evidence = pass_evidence(view) if evidence_weight < 1 else []
+    exact = sum(view.cards_left) <= EXACT_CARDS
     while worlds < MIN_WORLDS or steps < steps_budget:
-        hands = sample_consistent(view, rng, evidence, weight=evidence_weight)
+        if deadline is not None and time.monotonic() > deadline:
+            break  # before the world's sampling and reading, which take time too
+        hands = sample_world(view, rng)
+        reading = read_world(view, hands, rng)
+        steps += WORLD_COST + reading.cost
         root = Sim(view, hands)
-        steps += WORLD_COST
+        seats = [_own if s == me else STYLES[reading.draw(s, rng)] for s in range(view.players)]
+        luck = rng.getrandbits(32)  # the same for every move: equal luck for the normal style
         memo: dict = {}
         values: list[float] = []
-        for move in candidates:
+        for move in moves:
             if deadline is not None and time.monotonic() > deadline:
                 break
             sim = root.copy()
@@ -347,29 +289,62 @@ def search_move(view: View, rng: random.Random, budget: float | None = None,
                 value = _solve(sim, me, memo)
                 steps += 1 + len(memo) // 4
             else:
-                value, used = _rollout(sim, me)
+                value, used = _rollout(sim, me, seats, random.Random(luck))
                 steps += used
             values.append(value)
-        if len(values) < len(candidates):
+        if len(values) < len(moves):
             break  # the deadline fell inside this world: it does not count
+        w = reading.weight
         for i, value in enumerate(values):
-            totals[i] += value
-            wins[i] += value > 0
+            totals[i] += w * value
+            wins[i] += w * (value > 0)
+        weights += w
         worlds += 1
         if worlds >= MAX_WORLDS or (exact and worlds >= 40):
             break
         if deadline is not None and time.monotonic() > deadline:
             break
     if not worlds:
-        return _decision(choice, *intermediate_move(ctx)[1:])
-    best = max(range(len(candidates)), key=lambda i: (totals[i], candidates[i] is choice))
-    move = candidates[best]
-    if move is choice:
-        # the search agrees with the rule policy: keep its (more specific) reason
-        return _decision(move, *intermediate_move(ctx)[1:])
-    rate = round(100 * wins[best] / worlds)
-    return _decision(move, "search", {"rate": rate, "games": worlds})
+        return [Estimate(m, 0.0, 0.0, 0) for m in moves]
+    return [Estimate(m, totals[i] / weights, wins[i] / weights, worlds) for i, m in enumerate(moves)]
+
+
+def _own(ctx: Ctx, rng: random.Random) -> Combo | None:
+    """This bot's own later moves in a rollout."""
+    return intermediate_move(ctx)[0]
+
+
+def ranked(view: View, rng: random.Random, budget: float | None = None,
+           deadline: float | None = None) -> tuple[list[Estimate], Combo | None]:
+    """The shortlist's estimates, best first, and the rule policy's own choice.
+
+    Ties go to the rule policy's choice, then to the shortlist's order.  With no
+    world searched (the deadline came first), the rule policy's choice comes first.
+    """
+    candidates, choice = _candidates(Ctx.of(view))
+    if len(candidates) == 1:
+        return [Estimate(candidates[0], 0.0, 0.0, 0)], choice
+    estimates = evaluate(view, rng, candidates, budget, deadline)
+    order = sorted(range(len(candidates)),
+                   key=lambda i: (-estimates[i].points, candidates[i] is not choice, i))
+    return [estimates[i] for i in order], choice
+
+
+def search_move(view: View, rng: random.Random, budget: float | None = None,
+                deadline: float | None = None) -> Decision:
+    """The super-hard decision for a play-phase observation.
+
+    If the deadline passes before one world is done, the rule policy's move is
+    played (a server's pace must hold).
+    """
+    estimates, choice = ranked(view, rng, budget, deadline)
+    best = estimates[0]
+    if best.worlds == 0 or best.move is choice:
+        # no search, or it agrees with the rule policy: keep the policy's (more specific) reason
+        return _decision(choice, *intermediate_move(Ctx.of(view))[1:])
+    return _decision(best.move, "search", {"rate": round(100 * best.win_chance), "games": best.worlds})
 
 
 def _decision(move: Combo | None, reason: str, params: dict[str, Any]) -> Decision:
     return Decision("pass" if move is None else f"play {move.text}", reason, params)
+

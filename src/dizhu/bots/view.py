@@ -47,8 +47,11 @@ class View:
     doublings: int
     legal: list[str]
     history: list[list[Any]]
+    #: The bidding of this deal: [seat, action] in order.
+    bids: list[list[Any]]
+    #: The revealed bottom cards (all zero before they are revealed).
+    bottom: list[int]
     plays_made: list[int]
-    observation: dict[str, Any]
 
     @classmethod
     def of(cls, obs: dict[str, Any]) -> "View":
@@ -63,9 +66,9 @@ class View:
             last = (trick_last[0], classify(trick_last[1]))
         bottom_left = [0] * NUM_RANKS
         landlord = obs["landlord"]
+        bottom = counts_of(obs["bottom"])
         if landlord is not None and landlord != obs["seat"] and obs["bottom"]:
             # bottom cards the landlord has not played yet are known to be in its hand
-            bottom = counts_of(obs["bottom"])
             landlord_played = [0] * NUM_RANKS
             for seat, text in obs["history"]:
                 if seat == landlord and text != "pass":
@@ -88,6 +91,7 @@ class View:
             doublings=obs["multiplier"]["bombs"] + obs["multiplier"]["rockets"],
             legal=list(obs["legal_actions"]),
             history=obs["history"],
+            bids=obs["bids"],
+            bottom=bottom,
             plays_made=list(obs["plays_made"]),
-            observation=obs,
         )

@@ -213,10 +213,14 @@ class HintReason(BaseModel):
     params: dict[str, Any]
 
 
-class Hint(BaseModel):
+class HintChoice(BaseModel):
     action: str
     cards: list[int]
     reason: HintReason
+
+
+class Hint(HintChoice):
+    alternatives: list[HintChoice] = Field(description="Ranked suggestions, best first; the first is the hint itself.")
 
 
 class FinishedRound(BaseModel):

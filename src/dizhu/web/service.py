@@ -364,7 +364,8 @@ class GameService:
         _check_humans_turn(observation)
         suggestion = await self._suggestion(session, record, observation, client, limited=True)
         return Reply(json_bytes({"action": suggestion["action"], "cards": list(suggestion["cards"]),
-                                 "reason": suggestion["reason"]}))
+                                 "reason": suggestion["reason"],
+                                 "alternatives": list(suggestion.get("alternatives", [suggestion]))}))
 
     async def check(self, game: GameKey, request: Check) -> Reply:
         """Judge the human's action on the committed position without applying it: the

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from ..bots import create, hint
+from ..bots.advice import HINT_BUDGET
 from ..game import Round
 
 __all__ = ["init_worker", "warm", "serve", "decide", "suggest"]
@@ -22,6 +23,8 @@ __all__ = ["init_worker", "warm", "serve", "decide", "suggest"]
 #: request (milliseconds) goes before a bot's search (a budget of up to a second), and a
 #: quick decision (normal, intermediate, a hint) goes before a search too.
 WORKER_NICENESS = {"quick": 5, "deep": 15}
+#: Suggestions a hint carries (the table cycles through them on repeated presses).
+HINT_ALTERNATIVES = 3
 
 
 def init_worker(parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> None:
@@ -88,5 +91,9 @@ def decide(level: str, variant: str, seed: str, budget: float | None, observatio
 
 
 def suggest(observation: dict[str, Any], level: str, budget: float | None) -> dict[str, Any]:
-    """The hint for the human's observation: action, cards to select and reason."""
-    return hint(observation, level=level, budget=budget)
+    """The hint for the human's observation: action, cards to select, reason and alternatives.
+
+    The hint searches with its own budget, which fits the 0.3 s it must answer in;
+    a smaller budget for the site's computers lowers it too."""
+    budget = HINT_BUDGET if budget is None else min(budget, HINT_BUDGET)
+    return hint(observation, level=level, budget=budget, n=HINT_ALTERNATIVES)

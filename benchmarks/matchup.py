@@ -1,0 +1,106 @@
+"""Any two players in the arena, including ones that exist for benchmarks only.
+
+    nice -n 10 python benchmarks/matchup.py --a super-hard --b frozen-super-hard --variant classic --deals 100
+    nice -n 10 python benchmarks/matchup.py --a super-hard --b rlcard --deals 300
+    nice -n 10 python benchmarks/matchup.py --a super-hard --b outsider --variant duel --deals 200
+
+Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
+
+- ``frozen-super-hard``: super-hard as of 2026-12-01 (benchmarks/frozen/superhard_2026_12_01);
+- ``rlcard``: DouZero's bundled RLCard rule agent (classic only; see benchmarks/vs_public.py);
+- ``outsider``: a style that is deliberately *not* in the bots' opponent library, to check that
+  super-hard is not tuned to the opponents it models: it leads the play of its legal actions
+  with the most cards (lowest first among equals), answers an opponent with its *highest*
+  ordinary reply (never a bomb, unless that opponent holds 2 cards or fewer), and never
+  answers its partner.  It bids like intermediate.
+
+Same protocol and summary as ``dizhu arena`` (DouZero protocol unless ``--bidding``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+
+from dizhu import arena  # noqa: E402
+from dizhu.combos import classify  # noqa: E402
+
+EXTRA = ("frozen-super-hard", "rlcard", "outsider")
+
+
+class Outsider:
+    """The benchmark-only style described in the module docstring (reads only its observation)."""
+
+    def __init__(self, variant: str, seed: Any) -> None:
+        from dizhu.bots import create
+
+        self._bidder = create("intermediate", variant, seed=repr(seed))
+
+    def decide(self, obs: dict[str, Any]) -> str:
+        if obs["phase"] == "bidding":
+            return self._bidder.decide(obs)
+        plays = [(classify(a[5:]), a) for a in obs["legal_actions"] if a != "pass"]
+        last = obs["trick"]["last"]
+        if last is None:
+            return min(plays, key=lambda p: (-p[0].size, p[0].main))[1]
+        landlord, seat = obs["landlord"], obs["seat"]
+        if (last[0] == landlord) == (seat == landlord):
+            return "pass"  # the partner's play stands
+        ordinary = [p for p in plays if not p[0].is_bomb]
+        if ordinary:
+            return max(ordinary, key=lambda p: p[0].main)[1]
+        if plays and obs["cards_left"][last[0]] <= 2:
+            return min(plays, key=lambda p: p[0].main)[1]
+        return "pass"
+
+
+def make_player(original):
+    def make(name: str, variant: str, seed: Any, budget: float | None = None):
+        if name == "frozen-super-hard":
+            from benchmarks.frozen.superhard_2026_12_01 import FrozenSuperHard
+
+            return FrozenSuperHard(seed=repr(seed), budget=budget)
+        if name == "rlcard":
+            from benchmarks.vs_public import RLCardPlayer
+
+            return RLCardPlayer(seed)
+        if name == "outsider":
+            return Outsider(variant, seed)
+        return original(name, variant, seed, budget)
+
+    return make
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    names = arena.PLAYERS + EXTRA
+    parser.add_argument("--a", default="super-hard", choices=names)
+    parser.add_argument("--b", default="frozen-super-hard", choices=names)
+    parser.add_argument("--variant", default="classic", choices=["classic", "duel"])
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--bidding", action="store_true")
+    parser.add_argument("--budget", type=float, default=None)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--json", default=None, help="write the summary to this file")
+    args = parser.parse_args()
+    arena.PLAYERS = names  # read by run_arena's check
+    arena.make_player = make_player(arena.make_player)  # inherited by the forked workers
+    result = arena.run_arena(args.a, args.b, args.variant, deals=args.deals, seed=args.seed,
+                             bidding=args.bidding, workers=args.workers, budget=args.budget,
+                             progress=arena.progress_bar)
+    summary = result.summary()
+    print(arena.format_summary(summary))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

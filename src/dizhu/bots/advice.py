@@ -1,0 +1,118 @@
+"""The hint: the strongest move that fits in a server's answer, ranked alternatives, and why.
+
+The hint searches like super-hard (:func:`dizhu.bots.search.ranked`) with a
+budget that fits a server's answer (``HINT_BUDGET``), so it never repeats the intermediate
+policy's blunders (that policy only proposes candidates).  Each suggestion's
+reason names the point of the move — it plays out the hand, stops the last
+card, keeps control to the end, lets the partner's play stand — as a message
+key with parameters (``reasons.HINT_REASONS``), never a finished sentence.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from ..cards import Card, parse_cards
+from ..combos import Combo, Kind
+from ..moves import moves_from_counts
+from ..rules import cards_to_win
+from .hands import plays_of
+from .policy import Ctx, Decision, can_run_out, is_control, rank_name, sub
+from .search import Estimate, ranked
+from .view import View
+
+__all__ = ["HINT_BUDGET", "suggestions", "point_of", "cards_for"]
+
+#: The hint's thinking budget, in seconds of one core, counted in simulated decisions
+#: so that the same position always gets the same hint (whatever the machine's load:
+#: the answer must not vary with anything but what the player may know).  It fits the
+#: 0.3 s a server must answer in (``benchmarks/bots.py --levels hint`` measures it).
+HINT_BUDGET = 0.06
+
+
+def suggestions(view: View, rng: random.Random, n: int, budget: float | None = None,
+                time_limit: float | None = None) -> list[Decision]:
+    """Up to ``n`` play-phase suggestions, best first, each with the reason it is played.
+
+    ``time_limit`` (wall-clock seconds) may cut the search short; then the
+    suggestions depend on the machine's load."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    estimates, _ = ranked(view, rng, HINT_BUDGET if budget is None else budget, deadline)
+    ctx = Ctx.of(view)
+    out = []
+    for est in estimates[:max(1, n)]:
+        key, params = point_of(ctx, est)
+        out.append(Decision("pass" if est.move is None else f"play {est.move.text}", key, params))
+    return out
+
+
+def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
+    """Why ``est.move`` is worth playing for the seat of ``ctx``: (reason key, params).
+
+    The first point that holds, most decisive first: the round ends, a last card
+    is stopped, the lead is kept to the end, a threat is answered, control is kept
+    for later; else the search's own figures.
+    """
+    move = est.move
+    if move is None:
+        return _why_pass(ctx)
+    after = sub(ctx.hand, move)
+    left = ctx.cards_left[ctx.seat] - move.size
+    if cards_to_win(left, ctx.seat, ctx.landlord, ctx.handicap) == 0:
+        return ("reach_line", {"n": left}) if left else ("finish", {})
+    closest = min((s for s in range(ctx.players) if not ctx.partner(s)), key=ctx.need)
+    if ctx.need(closest) == 1 and _stops_last_card(ctx, move):
+        return ("stop_last_landlord" if ctx.partnered and closest == ctx.landlord else "stop_last_card"), {}
+    if is_control(move, ctx) and can_run_out(ctx, after):
+        # this play wins the trick, and every later one but the last does too
+        return ("bomb_to_win" if move.is_bomb else "control_to_end"), {}
+    if ctx.last is not None and not ctx.partner(ctx.last[0]) and ctx.need(ctx.last[0]) <= 2:
+        owner = ctx.last[0]
+        key = "stop_landlord" if ctx.partnered and owner == ctx.landlord else "stop_opponent"
+        return key, {"n": ctx.need(owner)}
+    kept = [r for r in range(len(after)) if after[r] and not _beaten_single(ctx, r)]
+    if ctx.last is None and kept and not is_control(move, ctx):
+        return "keep_control", {"card": rank_name(max(kept)), "n": plays_of(after)}
+    if est.worlds:
+        return "search", {"rate": round(100 * est.win_chance), "games": est.worlds}
+    return "fewest_plays", {"n": plays_of(after)}
+
+
+def _why_pass(ctx: Ctx) -> tuple[str, dict[str, Any]]:
+    if ctx.last is None:
+        raise ValueError("the lead cannot pass")
+    seat, prev = ctx.last
+    if ctx.partner(seat):
+        return "partner_stand", {}
+    replies = moves_from_counts(ctx.hand, prev)
+    if not replies:
+        return "no_beat", {"play": prev.text}
+    if all(m.is_bomb for m in replies):
+        return "keep_bomb", {"play": min(replies, key=lambda m: (m.size == 2, m.main)).text}
+    return "save_cards", {}
+
+
+def _beaten_single(ctx: Ctx, rank: int) -> bool:
+    """Whether a single of ``rank`` could be beaten by cards this seat cannot see."""
+    return any(ctx.unseen[r] for r in range(rank + 1, len(ctx.unseen)))
+
+
+def _stops_last_card(ctx: Ctx, move: Combo) -> bool:
+    """Whether, after ``move``, an opponent holding one card cannot play it out at once:
+    the move is not a single, or nothing unseen beats it."""
+    return move.kind is not Kind.SINGLE or not _beaten_single(ctx, move.main)
+
+
+def cards_for(action: str, hand_ids: list[int]) -> list[int]:
+    """The card ids a player would select from its hand for ``action`` (none for a pass or bid)."""
+    cards: list[int] = []
+    if action.startswith("play "):
+        wanted = list(parse_cards(action[5:]).counts)
+        for card_id in hand_ids:
+            rank = Card.from_id(card_id).rank
+            if wanted[rank]:
+                wanted[rank] -= 1
+                cards.append(card_id)
+    return cards
