@@ -44,8 +44,6 @@ from .variants import Variant, get_variant
 
 __all__ = ["Position", "Solution", "SolveTimeout", "Solver", "solve"]
 
-#: A move: a play, or None for a pass.
-Move = "Combo | None"
 _INF = float("inf")
 #: How many nodes between two looks at the clock.
 _CLOCK_EVERY = 2048

@@ -32,6 +32,7 @@ from .schemas import RoundsQuery, Step, Verdict, View, ViewQuery
 from .schemas import Settings as SettingsBody
 from .service import GameService, Reply
 from .database import open_database
+from .puzzles import puzzle_routes
 from .settings import Settings
 from .store import AsyncStore
 
@@ -288,6 +289,8 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         """The finished rounds, oldest first, a page at a time, with deal codes and event logs for replay."""
         return _reply(await service(request).rounds(game_id, _token(credentials), query.offset, query.limit,
                                                     client, if_none_match))
+
+    app.include_router(puzzle_routes())
 
     ui_files = _UIFiles(settings.static_dir)
 
