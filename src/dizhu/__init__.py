@@ -44,7 +44,8 @@ __all__ = [
     "legal_moves",
     "Position",
     "Solution",
-    "solve",
+    # not "solve": dizhu.solve is the solver function, and in __all__ its name would make the API
+    # reference list the module dizhu.solve twice
     "CLASSIC",
     "DUEL",
     "Variant",

@@ -182,7 +182,7 @@ function lineList(steps, className) {
 
 function goalText() {
   const role = state.seat === state.landlord ? 'landlord' : 'farmer';
-  const parts = [t(role === 'farmer' && state.players === 2 ? 'puzzle.goal.farmer_duel' : `puzzle.goal.${role}`)];
+  const parts = [t(state.players === 2 ? `puzzle.goal.${role}_duel` : `puzzle.goal.${role}`)];
   if (state.handicap && role === 'farmer') parts.push(t('puzzle.goal.handicap', { n: state.handicap }));
   return parts.join(' ');
 }
@@ -200,7 +200,9 @@ function renderBoard() {
   for (let s = 1; s < state.players; s += 1) others.push((state.seat + s) % state.players);
   const seats = others.map((seat) => h('div', { class: `pz-seat${seat === state.partner ? ' partner' : ''}`, dataset: { seat: String(seat) } },
     h('div', { class: 'pz-name' }, h('b', { text: seatLabel(seat) }),
-      h('small', { text: t('puzzle.cards', { n: ranksOfNotation(state.hands[seat]).length }) })),
+      h('small', { text: t('puzzle.cards', { n: ranksOfNotation(state.hands[seat]).length }) }),
+      // the duel farmer's handicap line: it wins at this many cards
+      state.handicap && seat !== state.landlord ? h('small', { text: t('puzzle.wins_at', { n: state.handicap }) }) : null),
     h('div', { class: 'pz-cards' }, idsForNotation(state.hands[seat]).map((id) => cardFace(id, 'pz-small')))));
   const last = state.trick.last;
   const trick = h('div', { class: 'pz-trick', id: 'pz-trick' },
@@ -246,7 +248,8 @@ function result() {
   if (state.status === 'failed') {
     return h('div', { class: 'pz-result loss', id: 'pz-result', role: 'status' },
       h('b', { text: t('puzzle.failed') }), ' ', t('puzzle.failed_why'),
-      state.missed?.length ? h('p', {}, t('puzzle.missed'), ' ', state.missed.map((a) => actionChips(a))) : null,
+      state.missed?.length ? h('p', { class: 'pz-missed' }, t('puzzle.missed'), ' ',
+        state.missed.map((a, i) => [i ? h('span', { class: 'pz-or', text: t('puzzle.or') }) : null, actionChips(a)])) : null,
       state.refutation?.length ? [h('p', { text: t('puzzle.refutation') }), lineList(state.refutation, 'pz-line')] : null);
   }
   return null;
