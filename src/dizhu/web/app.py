@@ -32,7 +32,7 @@ from .schemas import RoundsQuery, Step, Verdict, View, ViewQuery
 from .schemas import Settings as SettingsBody
 from .service import GameService, Reply
 from .database import open_database
-from .puzzles import puzzle_routes
+from .puzzles import add_puzzle_routes
 from .settings import Settings
 from .store import AsyncStore
 
@@ -290,7 +290,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         return _reply(await service(request).rounds(game_id, _token(credentials), query.offset, query.limit,
                                                     client, if_none_match))
 
-    app.include_router(puzzle_routes())
+    add_puzzle_routes(app)
 
     ui_files = _UIFiles(settings.static_dir)
 

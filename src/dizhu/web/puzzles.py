@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from typing import Annotated, Any, Literal, Optional
 
-from fastapi import APIRouter, Path, Query
+from fastapi import FastAPI, Path, Query
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from ..cards import format_counts
@@ -27,8 +27,9 @@ from ..puzzles.grade import LEVELS, action_text
 from ..rules import same_side
 from ..solve import Position, Solver
 from .errors import ApiError
+from .schemas import ErrorBody
 
-__all__ = ["puzzle_routes", "replay"]
+__all__ = ["add_puzzle_routes", "replay"]
 
 #: Puzzle ids as the tool writes them; anything else is no puzzle (404, never a lookup).
 PUZZLE_ID = r"^(classic|duel)-[0-9]{3}$"
@@ -234,14 +235,21 @@ def _summary(puzzle: Puzzle) -> dict[str, Any]:
             "cards": p.cards, "role": "landlord" if puzzle.seat == p.landlord else "farmer", "partner": partner}
 
 
-def puzzle_routes() -> APIRouter:
-    """The puzzle routes, to include in the application before its catch-all UI route."""
-    router = APIRouter(tags=["puzzles"])
-    errors = {404: {"description": "No such puzzle (`unknown_puzzle`)."},
-              409: {"description": "The puzzle is over (`puzzle_over`)."},
-              422: {"description": "Invalid request, or a move the rules refuse (the engine's reason)."}}
+def add_puzzle_routes(app: FastAPI) -> None:
+    """Add the puzzle routes to ``app``, before its catch-all UI route.
 
-    @router.get("/api/puzzles", response_model=PuzzleList)
+    On the application itself rather than through a router, so that they are among
+    ``app.routes``, where a 405's ``Allow`` header is looked up (errors.allowed_methods).
+    """
+    described = {400: "Malformed JSON (`malformed_json`).",
+                 404: "No such puzzle (`unknown_puzzle`).",
+                 409: "The puzzle is over (`puzzle_over`).",
+                 413: "Body over 16 KiB (`body_too_large`).",
+                 422: "Invalid request, or a move the rules refuse (the engine's reason)."}
+    errors = {code: {"model": ErrorBody, "description": text} for code, text in described.items()}
+    read_errors = {code: errors[code] for code in (404, 422)}
+
+    @app.get("/api/puzzles", tags=["puzzles"], response_model=PuzzleList, responses={422: errors[422]})
     def list_puzzles(query: Annotated[PuzzleListQuery, Query()]) -> dict[str, Any]:
         """Every puzzle's summary, easiest first within each variant."""
         chosen = [query.variant] if query.variant else list(VARIANTS)
@@ -249,17 +257,17 @@ def puzzle_routes() -> APIRouter:
                    if query.difficulty is None or p.difficulty == query.difficulty]
         return {"puzzles": puzzles, "levels": [name for name, _ in LEVELS]}
 
-    @router.get("/api/puzzles/{puzzle_id}", response_model=PuzzleState, responses=errors)
+    @app.get("/api/puzzles/{puzzle_id}", tags=["puzzles"], response_model=PuzzleState, responses=read_errors)
     def start(puzzle_id: PuzzleId) -> dict[str, Any]:
         """The puzzle at its start (the solver moves first if the player is not to act)."""
         return replay(_puzzle(puzzle_id), [])
 
-    @router.post("/api/puzzles/{puzzle_id}/play", response_model=PuzzleState, responses=errors)
+    @app.post("/api/puzzles/{puzzle_id}/play", tags=["puzzles"], response_model=PuzzleState, responses=errors)
     def play(puzzle_id: PuzzleId, body: Moves) -> dict[str, Any]:
         """Replay the player's moves (the last one new) and answer with the solver."""
         return replay(_puzzle(puzzle_id), body.moves)
 
-    @router.post("/api/puzzles/{puzzle_id}/hint", response_model=PuzzleHint, responses=errors)
+    @app.post("/api/puzzles/{puzzle_id}/hint", tags=["puzzles"], response_model=PuzzleHint, responses=errors)
     def hint(puzzle_id: PuzzleId, body: Moves) -> dict[str, Any]:
         """A winning move for the player now."""
         state, move = _now(_puzzle(puzzle_id), body.moves, lambda solver, position: solver.best_move(position)[0])
@@ -267,11 +275,10 @@ def puzzle_routes() -> APIRouter:
             raise ApiError(409, "puzzle_over", "the puzzle is over: no more moves are taken", puzzle_status=state["status"])
         return {"action": action_text(move)}
 
-    @router.post("/api/puzzles/{puzzle_id}/solution", response_model=PuzzleSolution, responses=errors)
+    @app.post("/api/puzzles/{puzzle_id}/solution", tags=["puzzles"], response_model=PuzzleSolution, responses=errors)
     def solution(puzzle_id: PuzzleId, body: Moves) -> dict[str, Any]:
         """A winning line from the start, and from the current position while the puzzle is on."""
         puzzle = _puzzle(puzzle_id)
         _, here = _now(puzzle, body.moves, lambda solver, position: _line(solver.line(position)))
         return {"from_start": [list(step) for step in puzzle.grade.line], "from_here": here}
 
-    return router
