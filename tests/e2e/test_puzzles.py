@@ -73,6 +73,7 @@ def test_a_puzzle_solved_by_following_the_hints(make_table, size):
     table.shot(f"puzzle-solved-{size}")
     table.page.click("#pz-back")
     table.wait(f".pz-item.solved[data-id='{puzzle.id}']")
+    table.shot(f"puzzle-list-{size}")
 
 
 @pytest.mark.parametrize("size", SIZES)
