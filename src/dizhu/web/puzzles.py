@@ -105,14 +105,16 @@ class PuzzleSolution(BaseModel):
 
 _SOLVERS: "OrderedDict[str, tuple[threading.Lock, Solver]]" = OrderedDict()
 _SOLVERS_LOCK = threading.Lock()
-_KEEP = 32
+#: Tables kept, and entries per table: a puzzle's tree is small, so this bounds memory, not speed.
+_KEEP = 8
+_ENTRIES = 50_000
 
 
 def _solver(puzzle_id: str) -> tuple[threading.Lock, Solver]:
     with _SOLVERS_LOCK:
         entry = _SOLVERS.get(puzzle_id)
         if entry is None:
-            entry = _SOLVERS[puzzle_id] = (threading.Lock(), Solver(max_entries=200_000))
+            entry = _SOLVERS[puzzle_id] = (threading.Lock(), Solver(max_entries=_ENTRIES))
             while len(_SOLVERS) > _KEEP:
                 _SOLVERS.popitem(last=False)
         _SOLVERS.move_to_end(puzzle_id)
@@ -127,7 +129,11 @@ def _puzzle(puzzle_id: str) -> Puzzle:
 
 
 def _checked(position: Position, text: str) -> Combo | None:
-    """The player's action as a move, refused with the engine's reason when illegal."""
+    """The player's action as a move, refused with the engine's reason when illegal.
+
+    Legal means listed by the engine's move generator; the reason for a refusal is
+    chosen as :class:`dizhu.Round` chooses it (not held, too weak, wrong kind).
+    """
     action = Action.parse(text, position.variant.name)
     if action.kind not in ("play", "pass"):
         raise IllegalAction("not_bidding")

@@ -65,7 +65,7 @@ function screen() {
   if (el) return el;
   el = h('main', { id: 'puzzle-screen', class: 'screen puzzles', hidden: true },
     h('header', { class: 'pz-top' },
-      h('button', { type: 'button', class: 'btn', id: 'pz-back', on: { click: back } }),
+      h('button', { type: 'button', class: 'btn', id: 'pz-back', text: t('puzzle.home'), on: { click: back } }),
       h('h2', { id: 'pz-title' })),
     h('section', { id: 'pz-list', class: 'pz-list' }),
     h('section', { id: 'pz-board', class: 'pz-board', hidden: true }));
@@ -125,10 +125,24 @@ function renderList() {
       },
       h('b', { text: t('puzzle.number', { n: Number(p.id.slice(-3)) }) }),
       h('small', { text: `${t(`role.${p.role}`)} · ${t('puzzle.cards', { n: p.cards })}` }),
-      progress.solved[p.id] ? h('span', { class: 'pz-tick', text: '✓', aria: { label: t('puzzle.solved_mark') } }) : null))));
+      progress.solved[p.id] ? tick() : null))));
   });
   replace(el, h('p', { class: 'pz-intro', text: t('puzzle.intro') }),
     tabs, h('p', { class: 'pz-count', text: t('puzzle.progress', { n: solved, total: mine.length }) }), sections);
+}
+
+/** The solved mark: drawn, not a font's symbol (some systems show those as empty boxes). */
+function tick() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'pz-tick');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('puzzle.solved_mark'));
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z');
+  svg.append(path);
+  return svg;
 }
 
 async function start(id, moves = []) {
@@ -284,7 +298,13 @@ function playSelected() {
 }
 
 async function hint() {
-  const { action } = await call('POST', `/api/puzzles/${state.id}/hint`, { moves: state.moves });
+  let action;
+  try {
+    ({ action } = await call('POST', `/api/puzzles/${state.id}/hint`, { moves: state.moves }));
+  } catch (error) {
+    status(reasonParts(error.code, error.params));
+    return;
+  }
   selected = new Set();
   if (action !== 'pass') {
     // pick cards of the hinted ranks from the hand
@@ -300,7 +320,13 @@ async function hint() {
 }
 
 async function solution() {
-  const answer = await call('POST', `/api/puzzles/${state.id}/solution`, { moves: state.moves });
+  let answer;
+  try {
+    answer = await call('POST', `/api/puzzles/${state.id}/solution`, { moves: state.moves });
+  } catch (error) {
+    status(reasonParts(error.code, error.params));
+    return;
+  }
   explanation = answer.from_here || answer.from_start;
   renderBoard();
   $('pz-explain')?.scrollIntoView({ block: 'nearest' });
