@@ -258,8 +258,9 @@ class Solver:
         return value if same_side(child.to_act, position.to_act, position.landlord) else -value
 
     def _ordered(self, position: Position) -> list["Combo | None"]:
+        """The root's legal moves in search order."""
         self._begin(position)
-        hands, to_act, last_seat, last, passes, made = self._root(position)
+        hands, to_act, last_seat, last, _, _ = self._root(position)
         return self._moves_for(hands, to_act, last_seat, last, None)
 
     @staticmethod
