@@ -18,6 +18,7 @@ from .combos import Combo, Kind, beats, classify
 from .errors import REASONS, DizhuError, IllegalAction, InvalidPlay
 from .game import Action, Match, Result, Round
 from .moves import legal_moves
+from .solve import Position, Solution, solve
 from .variants import CLASSIC, DUEL, Variant, get_variant
 
 __all__ = [
@@ -41,6 +42,10 @@ __all__ = [
     "beats",
     "classify",
     "legal_moves",
+    "Position",
+    "Solution",
+    # not "solve": dizhu.solve is the solver function, and in __all__ its name would make the API
+    # reference list the module dizhu.solve twice
     "CLASSIC",
     "DUEL",
     "Variant",

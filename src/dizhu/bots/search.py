@@ -12,7 +12,8 @@ For a decision, the bot
    of its best hand split, and every reply when there are few);
 4. plays each candidate out in each world — each other seat by a style drawn
    from its reading, its own later moves by the intermediate policy — or,
-   when few cards remain, solves the world exactly;
+   when few cards remain, solves the world exactly (:mod:`dizhu.solve`: points
+   with bombs and spring, farmers as a team);
 5. picks the candidate with the best weighted average of points for its side.
 
 :func:`evaluate` is steps 1-4 for any list of moves (the hint and the review
@@ -36,6 +37,7 @@ from ..cards import NUM_RANKS
 from ..combos import Combo
 from ..moves import moves_from_counts
 from ..rules import has_won, next_seat, same_side, spring, trick_over
+from ..solve import Position, Solver
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
 from .reading import read_world
 from .styles import STYLES
@@ -179,42 +181,6 @@ def _rollout(sim: Sim, me: int, seats: list, rng: random.Random, limit: int = 40
             return sim.value(winner, me), step
     return 0.0, limit
 
-def _solve(sim: Sim, me: int, memo: dict, alpha: float = -1.0, beta: float = 1.0) -> float:
-    """Exact win (+1) / loss (-1) for ``me``'s side with perfect play by everyone."""
-    key = (tuple(tuple(h) for h in sim.hands), sim.to_act,
-           None if sim.last is None else (sim.last[0], sim.last[1].key), sim.passes)
-    hit = memo.get(key)
-    if hit is not None:
-        return hit
-    seat = sim.to_act
-    mine = same_side(seat, me, sim.landlord)
-    moves: list[Combo | None] = list(moves_from_counts(sim.hands[seat], sim.last[1] if sim.last else None))
-    if sim.last is not None:
-        moves.append(None)
-    # try the moves that shed most first: good moves early make the pruning work
-    moves.sort(key=lambda m: -(m.size if m is not None else 0))
-    best = -1.0 if mine else 1.0
-    for move in moves:
-        child = sim.copy()
-        winner = child.apply(move)
-        if winner is not None:
-            value = 1.0 if same_side(me, winner, sim.landlord) else -1.0
-        else:
-            value = _solve(child, me, memo, alpha, beta)
-        if mine:
-            if value > best:
-                best = value
-            alpha = max(alpha, best)
-        else:
-            if value < best:
-                best = value
-            beta = min(beta, best)
-        if alpha >= beta:
-            break
-    memo[key] = best
-    return best
-
-
 def _candidates(ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
     """The shortlist to search, and the intermediate policy's own choice."""
     choice, _, _ = intermediate_move(ctx)
@@ -276,7 +242,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
         root = Sim(view, hands)
         seats = [_own if s == me else STYLES[reading.draw(s, rng)] for s in range(view.players)]
         luck = rng.getrandbits(32)  # the same for every move: equal luck for the normal style
-        memo: dict = {}
+        solver = Solver()  # one transposition table for the moves of this world
         values: list[float] = []
         for move in moves:
             if deadline is not None and time.monotonic() > deadline:
@@ -286,8 +252,11 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
             if winner is not None:
                 value = sim.value(winner, me)
             elif exact:
-                value = _solve(sim, me, memo)
-                steps += 1 + len(memo) // 4
+                position = Position(view.variant, tuple(map(tuple, sim.hands)), sim.landlord, sim.to_act,
+                                    sim.last, sim.passes, tuple(sim.plays_made), sim.doublings, sim.handicap)
+                value = solver.value(position)  # points for the side to act, bombs and spring counted
+                value = value if same_side(sim.to_act, me, sim.landlord) else -value
+                steps += 1 + len(solver.table) // 4
             else:
                 value, used = _rollout(sim, me, seats, random.Random(luck))
                 steps += used

@@ -32,6 +32,7 @@ from .schemas import RoundsQuery, Step, Verdict, View, ViewQuery
 from .schemas import Settings as SettingsBody
 from .service import GameKey, GameService, Reply
 from .database import open_database
+from .puzzles import add_puzzle_routes
 from .settings import Settings
 from .store import AsyncStore
 
@@ -253,6 +254,8 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
     ) -> Response:
         """The finished rounds, oldest first, a page at a time, with deal codes and event logs for replay."""
         return _reply(await service.rounds(game, query.offset, query.limit, client, if_none_match))
+
+    add_puzzle_routes(app)
 
     ui_files = _UIFiles(settings.static_dir)
 

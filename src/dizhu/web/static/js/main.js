@@ -14,6 +14,7 @@ import { renderSettlement } from './settlement.js';
 import { renderRules } from './rules.js';
 import { levelName, reasonParts } from './format.js';
 import { cardFace } from './cardview.js';
+import { initPuzzles } from './puzzles.js';
 
 let game;
 let hand;
@@ -26,6 +27,7 @@ let replayLevel = null; // the level chosen for replaying a deal, while the resu
 function showScreen(name) {
   $('start-screen').hidden = name !== 'start';
   $('table-screen').hidden = name !== 'table';
+  if ($('puzzle-screen')) $('puzzle-screen').hidden = true; // puzzles.js shows its own screen
   document.body.dataset.screen = name;
   if (name === 'start') refreshStart();
   if (name === 'table') requestAnimationFrame(() => hand.layout());
@@ -464,6 +466,7 @@ async function boot() {
   document.body.classList.remove('loading');
   const resumed = await resume();
   if (!resumed) showScreen('start');
+  await initPuzzles({ goHome: () => showScreen('start') });
   document.body.dataset.ready = 'true';
   await openDealLink();
 }

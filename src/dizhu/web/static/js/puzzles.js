@@ -1,0 +1,364 @@
+// Puzzle mode (残局): endgames with every hand face up, where the player's side
+// wins against perfect defence. The server replays the player's moves and
+// answers every other seat with the exact solver (docs/API.md, "Puzzles"), so
+// all the browser keeps is the list of the player's own moves per puzzle, and
+// which puzzles are solved: in localStorage, written after every accepted move,
+// so a reload lands back on the same position.
+
+import { $, h, replace } from './dom.js';
+import { t, onLanguageChange } from './i18n.js';
+import { idsForNotation, notationOf, rankOf, ranksOfNotation } from './cards.js';
+import { cardFace } from './cardview.js';
+import { playChips, reasonParts, setVariant } from './format.js';
+
+const STORE = 'dizhu.puzzles';
+const LEVELS = ['easy', 'medium', 'hard', 'expert'];
+
+// ---- progress in this browser
+
+function loadProgress() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE) || 'null');
+    if (data && typeof data === 'object') {
+      return { solved: data.solved || {}, open: data.open || null, moves: data.moves || {}, variant: data.variant || 'classic' };
+    }
+  } catch { /* unreadable or blocked: start afresh */ }
+  return { solved: {}, open: null, moves: {}, variant: 'classic' };
+}
+
+function saveProgress() {
+  try {
+    localStorage.setItem(STORE, JSON.stringify(progress));
+  } catch { /* storage full or blocked: progress lasts for this visit */ }
+}
+
+let progress = loadProgress();
+let home = () => {};
+let list = null; // the server's puzzle summaries
+let state = null; // the current puzzle's state
+let selected = new Set();
+let explanation = null; // the line shown, or null
+
+// ---- talking to the server
+
+async function call(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(data.error?.message || response.statusText);
+    error.code = data.error?.code || 'generic';
+    error.params = data.error?.params || {};
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+// ---- the screen
+
+function screen() {
+  let el = $('puzzle-screen');
+  if (el) return el;
+  el = h('main', { id: 'puzzle-screen', class: 'screen puzzles', hidden: true },
+    h('header', { class: 'pz-top' },
+      h('button', { type: 'button', class: 'btn', id: 'pz-back', text: t('puzzle.home'), on: { click: back } }),
+      h('h2', { id: 'pz-title' })),
+    h('section', { id: 'pz-list', class: 'pz-list' }),
+    h('section', { id: 'pz-board', class: 'pz-board', hidden: true }));
+  document.body.append(el);
+  return el;
+}
+
+function show() {
+  for (const id of ['start-screen', 'table-screen']) $(id).hidden = true;
+  screen().hidden = false;
+  document.body.dataset.screen = 'puzzles';
+}
+
+function back() {
+  if (state) {
+    state = null;
+    progress.open = null;
+    saveProgress();
+    renderList();
+    return;
+  }
+  screen().hidden = true;
+  progress.open = null;
+  saveProgress();
+  home();
+}
+
+async function openList() {
+  show();
+  state = null;
+  if (!list) list = (await call('GET', '/api/puzzles')).puzzles;
+  renderList();
+}
+
+function renderList() {
+  document.body.dataset.puzzle = 'list';
+  $('pz-board').hidden = true;
+  const el = $('pz-list');
+  el.hidden = false;
+  $('pz-back').textContent = t('puzzle.home');
+  $('pz-title').textContent = t('puzzle.title');
+  const variant = progress.variant;
+  const mine = list.filter((p) => p.variant === variant);
+  const solved = mine.filter((p) => progress.solved[p.id]).length;
+  const tabs = h('div', { class: 'pz-tabs', role: 'tablist' },
+    ['classic', 'duel'].map((v) => h('button', {
+      type: 'button', class: `btn${v === variant ? ' primary' : ''}`, role: 'tab', 'aria-selected': String(v === variant),
+      text: t(`variant.${v}`), on: { click: () => { progress.variant = v; saveProgress(); renderList(); } },
+    })));
+  const sections = LEVELS.map((level) => {
+    const items = mine.filter((p) => p.difficulty === level);
+    return h('section', { class: 'pz-level' },
+      h('h3', { text: t(`puzzle.level.${level}`) }),
+      h('div', { class: 'pz-grid' }, items.map((p) => h('button', {
+        type: 'button', class: `pz-item${progress.solved[p.id] ? ' solved' : ''}`, dataset: { id: p.id },
+        on: { click: () => start(p.id, progress.solved[p.id] ? [] : progress.moves[p.id] || []) },
+      },
+      h('b', { text: t('puzzle.number', { n: Number(p.id.slice(-3)) }) }),
+      h('small', { text: `${t(`role.${p.role}`)} · ${t('puzzle.cards', { n: p.cards })}` }),
+      progress.solved[p.id] ? tick() : null))));
+  });
+  replace(el, h('p', { class: 'pz-intro', text: t('puzzle.intro') }),
+    tabs, h('p', { class: 'pz-count', text: t('puzzle.progress', { n: solved, total: mine.length }) }), sections);
+}
+
+/** The solved mark: drawn, not a font's symbol (some systems show those as empty boxes). */
+function tick() {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('class', 'pz-tick');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('puzzle.solved_mark'));
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', 'M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z');
+  svg.append(path);
+  return svg;
+}
+
+async function start(id, moves = []) {
+  show();
+  try {
+    state = moves.length ? await call('POST', `/api/puzzles/${id}/play`, { moves }) : await call('GET', `/api/puzzles/${id}`);
+  } catch (error) {
+    // a saved line the server no longer accepts (the puzzles changed): start the puzzle over
+    if (!moves.length) throw error;
+    state = await call('GET', `/api/puzzles/${id}`);
+  }
+  selected = new Set();
+  explanation = null;
+  remember();
+  renderBoard();
+}
+
+function remember() {
+  progress.open = state.id;
+  progress.moves[state.id] = state.moves;
+  if (state.status === 'solved') progress.solved[state.id] = { points: state.points };
+  saveProgress();
+}
+
+// ---- the board
+
+function seatLabel(seat) {
+  if (seat === state.seat) return t('puzzle.you', { role: t(`role.${seat === state.landlord ? 'landlord' : 'farmer'}`) });
+  if (seat === state.partner) return t('puzzle.partner');
+  if (seat === state.landlord) return t('puzzle.opponent_landlord');
+  const farmers = [];
+  for (let s = 1; s < state.players; s += 1) {
+    const other = (state.seat + s) % state.players;
+    if (other !== state.landlord && other !== state.seat) farmers.push(other);
+  }
+  return farmers.length > 1 ? t('puzzle.opponent_farmer_n', { n: farmers.indexOf(seat) + 1 }) : t('puzzle.opponent_farmer');
+}
+
+function actionChips(action) {
+  if (action === 'pass') return h('span', { class: 'pz-pass', text: t('puzzle.passes') });
+  const text = action.slice(5);
+  const ranks = ranksOfNotation(text);
+  const bomb = text === 'BR' || (ranks.length === 4 && ranks.every((r) => r === ranks[0]));
+  return h('span', {}, playChips(text), bomb ? h('small', { class: 'pz-doubles', text: t('puzzle.doubles') }) : null);
+}
+
+function lineList(steps, className) {
+  return h('ol', { class: className }, steps.map(([seat, action]) => h('li', {},
+    h('span', { class: 'pz-who', text: `${seatLabel(seat)}: ` }), actionChips(action))));
+}
+
+function goalText() {
+  const role = state.seat === state.landlord ? 'landlord' : 'farmer';
+  const parts = [t(state.players === 2 ? `puzzle.goal.${role}_duel` : `puzzle.goal.${role}`)];
+  if (state.handicap && role === 'farmer') parts.push(t('puzzle.goal.handicap', { n: state.handicap }));
+  return parts.join(' ');
+}
+
+function renderBoard() {
+  setVariant(state.variant);
+  // for tests and styles: which puzzle, how it stands, how many of the player's moves
+  document.body.dataset.puzzle = `${state.id}:${state.status}:${state.moves.length}`;
+  $('pz-list').hidden = true;
+  const board = $('pz-board');
+  board.hidden = false;
+  $('pz-back').textContent = t('puzzle.back');
+  $('pz-title').textContent = `${t('puzzle.number', { n: Number(state.id.slice(-3)) })} · ${t(`variant.${state.variant}`)} · ${t(`puzzle.level.${state.difficulty}`)}`;
+  const others = [];
+  for (let s = 1; s < state.players; s += 1) others.push((state.seat + s) % state.players);
+  const seats = others.map((seat) => h('div', { class: `pz-seat${seat === state.partner ? ' partner' : ''}`, dataset: { seat: String(seat) } },
+    h('div', { class: 'pz-name' }, h('b', { text: seatLabel(seat) }),
+      h('small', { text: t('puzzle.cards', { n: ranksOfNotation(state.hands[seat]).length }) }),
+      // the duel farmer's handicap line: it wins at this many cards
+      state.handicap && seat !== state.landlord ? h('small', { text: t('puzzle.wins_at', { n: state.handicap }) }) : null),
+    h('div', { class: 'pz-cards' }, idsForNotation(state.hands[seat]).map((id) => cardFace(id, 'pz-small')))));
+  const last = state.trick.last;
+  const trick = h('div', { class: 'pz-trick', id: 'pz-trick' },
+    last ? [h('span', { class: 'pz-who', text: `${seatLabel(last[0])}: ` }), playChips(last[1])]
+      : h('span', { text: state.status === 'playing' ? t('puzzle.you_lead') : '' }));
+  const playing = state.status === 'playing';
+  const hand = h('div', { class: 'pz-hand', id: 'pz-hand', role: 'group', aria: { label: t('puzzle.your_hand') } },
+    idsForNotation(state.hands[state.seat]).map((id) => h('button', {
+      type: 'button', class: `pz-card${selected.has(id) ? ' selected' : ''}`, 'aria-pressed': String(selected.has(id)),
+      disabled: !playing, dataset: { id: String(id) },
+      on: { click: () => { if (selected.has(id)) selected.delete(id); else selected.add(id); renderBoard(); } },
+    }, cardFace(id))));
+  const canPass = playing && state.legal_actions.includes('pass');
+  const actions = h('div', { class: 'pz-actions' },
+    h('button', { type: 'button', class: 'btn primary', id: 'pz-play', disabled: !playing || !selected.size, text: t('puzzle.play'), on: { click: playSelected } }),
+    h('button', { type: 'button', class: 'btn', id: 'pz-pass', disabled: !canPass, text: t('puzzle.pass'), on: { click: () => send('pass') } }),
+    h('button', { type: 'button', class: 'btn', id: 'pz-hint', disabled: !playing, text: t('puzzle.hint'), on: { click: hint } }),
+    h('button', { type: 'button', class: 'btn', id: 'pz-solution', text: t('puzzle.solution'), on: { click: solution } }),
+    h('button', { type: 'button', class: 'btn', id: 'pz-retry', text: t('puzzle.retry'), on: { click: () => start(state.id) } }),
+    state.status === 'solved' ? h('button', { type: 'button', class: 'btn primary', id: 'pz-next', text: t('puzzle.next'), on: { click: next } }) : null);
+  replace(board,
+    h('p', { class: 'pz-goal', text: goalText() }),
+    state.partner !== null ? h('p', { class: 'pz-note', id: 'pz-partner-note', text: t('puzzle.partner_note') }) : null,
+    h('p', { class: 'pz-note', text: t('puzzle.defence_note') }),
+    h('div', { class: 'pz-seats' }, seats),
+    trick,
+    result(),
+    h('p', { class: 'pz-status', id: 'pz-status', role: 'status' }),
+    hand,
+    actions,
+    explanation ? h('section', { class: 'pz-explain', id: 'pz-explain' }, h('h3', { text: t('puzzle.explain_title') }),
+      h('p', { text: t('puzzle.explain_intro') }), lineList(explanation, 'pz-line')) : null,
+    state.history.length ? h('details', { class: 'pz-history' }, h('summary', { text: t('puzzle.history') }),
+      lineList(state.history, 'pz-line')) : null);
+}
+
+function result() {
+  if (state.status === 'solved') {
+    return h('div', { class: 'pz-result win', id: 'pz-result', role: 'status' },
+      h('b', { text: t('puzzle.solved') }), ' ',
+      t(state.points >= state.best ? 'puzzle.points_best' : 'puzzle.points', { n: state.points, best: state.best }));
+  }
+  if (state.status === 'failed') {
+    return h('div', { class: 'pz-result loss', id: 'pz-result', role: 'status' },
+      h('b', { text: t('puzzle.failed') }), ' ', t('puzzle.failed_why'),
+      state.missed?.length ? h('p', { class: 'pz-missed' }, t('puzzle.missed'), ' ',
+        state.missed.map((a, i) => [i ? h('span', { class: 'pz-or', text: t('puzzle.or') }) : null, actionChips(a)])) : null,
+      state.refutation?.length ? [h('p', { text: t('puzzle.refutation') }), lineList(state.refutation, 'pz-line')] : null);
+  }
+  return null;
+}
+
+function status(parts) {
+  replace($('pz-status'), parts);
+}
+
+async function send(action) {
+  // The server lists the legal moves: a play not among them is explained without a refused request.
+  if (!state.legal_actions.includes(action)) {
+    status(t('puzzle.not_legal'));
+    return;
+  }
+  const moves = [...state.moves, action];
+  try {
+    state = await call('POST', `/api/puzzles/${state.id}/play`, { moves });
+  } catch (error) {
+    status(reasonParts(error.code, error.params));
+    return;
+  }
+  selected = new Set();
+  explanation = null;
+  remember();
+  renderBoard();
+}
+
+function playSelected() {
+  if (!selected.size) return;
+  send(`play ${notationOf([...selected])}`);
+}
+
+async function hint() {
+  let action;
+  try {
+    ({ action } = await call('POST', `/api/puzzles/${state.id}/hint`, { moves: state.moves }));
+  } catch (error) {
+    status(reasonParts(error.code, error.params));
+    return;
+  }
+  selected = new Set();
+  if (action !== 'pass') {
+    // pick cards of the hinted ranks from the hand
+    const want = ranksOfNotation(action.slice(5));
+    const ids = idsForNotation(state.hands[state.seat]);
+    for (const rank of want) {
+      const id = ids.find((i) => !selected.has(i) && rankOf(i) === rank);
+      if (id !== undefined) selected.add(id);
+    }
+  }
+  renderBoard();
+  status([t('puzzle.hint_is'), ' ', actionChips(action)]);
+}
+
+async function solution() {
+  let answer;
+  try {
+    answer = await call('POST', `/api/puzzles/${state.id}/solution`, { moves: state.moves });
+  } catch (error) {
+    status(reasonParts(error.code, error.params));
+    return;
+  }
+  explanation = answer.from_here || answer.from_start;
+  renderBoard();
+  $('pz-explain')?.scrollIntoView({ block: 'nearest' });
+}
+
+function next() {
+  const mine = list.filter((p) => p.variant === state.variant);
+  const after = mine.slice(mine.findIndex((p) => p.id === state.id) + 1).find((p) => !progress.solved[p.id]);
+  if (after) start(after.id);
+  else back();
+}
+
+/**
+ * Wire the start screen's Puzzles button; reopen the puzzle a reload interrupted.
+ * `goHome` shows the start screen again.
+ */
+export async function initPuzzles({ goHome }) {
+  home = goHome;
+  screen();
+  $('puzzles-btn')?.addEventListener('click', () => openList().catch(() => {}));
+  onLanguageChange(() => {
+    if (screen().hidden) return;
+    if (state) renderBoard();
+    else if (list) renderList();
+  });
+  if (progress.open) {
+    try {
+      list = (await call('GET', '/api/puzzles')).puzzles;
+      await start(progress.open, progress.moves[progress.open] || []);
+    } catch {
+      progress.open = null;
+      saveProgress();
+    }
+  }
+}

@@ -1,0 +1,94 @@
+"""Puzzle mode in the browser: solved with the hints, failed with a losing move, on desktop and phone."""
+
+from __future__ import annotations
+
+import pytest
+
+from dizhu.moves import moves_from_counts
+from dizhu.puzzles import load
+from dizhu.puzzles.grade import action_text
+
+from .e2e_support import DESKTOP, PHONE_PORTRAIT
+
+SIZES = {"desktop": DESKTOP, "phone": PHONE_PORTRAIT}
+
+
+def farmer_with_partner():
+    return next(p for p in load("classic") if p.seat != p.position.landlord and p.position.last is None)
+
+
+def open_puzzle(table, puzzle):
+    table.wait("body[data-screen=start]")
+    table.page.click("#puzzles-btn")
+    table.wait("body[data-screen=puzzles][data-puzzle=list]")
+    if puzzle.variant == "duel":
+        table.page.click(".pz-tabs button:nth-child(2)")
+    table.page.click(f".pz-item[data-id='{puzzle.id}']")
+    table.wait(f"body[data-puzzle='{puzzle.id}:playing:0']")
+
+
+def rank_of(card_id: int) -> int:
+    return card_id // 4 if card_id < 52 else 13 + (card_id - 52)
+
+
+def select(table, notation_counts):
+    """Click the hand's cards of the given rank counts."""
+    want = list(notation_counts)
+    ids = []
+    for card_id in table.page.eval_on_selector_all(".pz-hand .pz-card", "els => els.map(e => +e.dataset.id)"):
+        if want[rank_of(card_id)]:
+            want[rank_of(card_id)] -= 1
+            ids.append(card_id)
+    assert not any(want)
+    for card_id in ids:  # each click redraws the hand: find the card afresh
+        table.page.click(f".pz-card[data-id='{card_id}']")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_puzzle_solved_by_following_the_hints(make_table, size):
+    puzzle = farmer_with_partner()
+    table = make_table(SIZES[size]).open()
+    open_puzzle(table, puzzle)
+    assert table.page.is_visible("#pz-partner-note")  # who plays the partner is said
+    table.shot(f"puzzle-start-{size}")
+    for n in range(40):
+        status = table.page.get_attribute("body", "data-puzzle")
+        if not status.endswith(f":playing:{n}"):
+            break
+        table.page.click("#pz-hint")
+        table.wait("#pz-status .chips, #pz-status .pz-pass")
+        if table.page.query_selector(".pz-card.selected"):
+            table.page.click("#pz-play")
+        else:
+            table.page.click("#pz-pass")
+        table.wait(f"body[data-puzzle^='{puzzle.id}:'][data-puzzle$=':{n + 1}']")
+        if n == 0:
+            # progress survives a reload: the same position comes back
+            table.reload()
+            table.wait(f"body[data-screen=puzzles][data-puzzle$=':1']")
+    assert table.page.get_attribute("body", "data-puzzle").startswith(f"{puzzle.id}:solved:")
+    assert table.page.is_visible("#pz-result.win") and table.page.is_visible("#pz-next")
+    table.page.click("#pz-solution")
+    table.wait("#pz-explain li")
+    table.shot(f"puzzle-solved-{size}")
+    table.page.click("#pz-back")
+    table.wait(f".pz-item.solved[data-id='{puzzle.id}']")
+    table.shot(f"puzzle-list-{size}")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_losing_move_fails_the_puzzle_and_shows_the_refutation(make_table, size):
+    puzzle = next(p for p in load("duel") if p.position.last is None)
+    losing = next(m for m in moves_from_counts(puzzle.position.hands[puzzle.seat])
+                  if action_text(m) not in puzzle.grade.winning)
+    table = make_table(SIZES[size]).open()
+    open_puzzle(table, puzzle)
+    assert not table.page.is_visible("#pz-partner-note")
+    select(table, losing.counts)
+    table.page.click("#pz-play")
+    table.wait(f"body[data-puzzle='{puzzle.id}:failed:1']")
+    assert table.page.is_visible("#pz-result.loss")
+    assert table.page.query_selector_all("#pz-result .pz-line li")
+    table.shot(f"puzzle-failed-{size}")
+    table.page.click("#pz-retry")
+    table.wait(f"body[data-puzzle='{puzzle.id}:playing:0']")
