@@ -50,7 +50,7 @@ def puzzle_from_seed(variant: str, seed: str, low: int, high: int, nodes: int):
     round_ = Round.deal(v, seed=seed)
     bots = [create("intermediate", v, seed=f"{seed}/{s}") for s in range(v.players)]
     while round_.phase != OVER:
-        if round_.phase == PLAYING and low <= sum(round_.cards_left()) <= high:
+        if round_.phase == PLAYING and low <= sum(round_.cards_left) <= high:
             position = Position.from_round(round_)
             try:
                 found = grade(position, _Budget(nodes))

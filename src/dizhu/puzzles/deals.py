@@ -30,7 +30,7 @@ def position_at(variant: str, seed: "str | int", cards: int, level: str = "inter
     round_ = Round.deal(v, seed=seed)
     bots = [create(level, v, seed=f"{seed}/{s}") for s in range(v.players)]
     while round_.phase != OVER:
-        if round_.phase == PLAYING and sum(round_.cards_left()) <= cards:
+        if round_.phase == PLAYING and sum(round_.cards_left) <= cards:
             return Position.from_round(round_)
         seat = round_.to_act
         round_.apply(seat, bots[seat].decide(round_.observation(seat)))
