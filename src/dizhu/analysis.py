@@ -1,0 +1,508 @@
+"""The post-round review: how each of a seat's decisions compares with the engine's.
+
+For every decision a seat made in a finished round (its bids and plays;
+turns with a single legal action are not decisions), :func:`review`
+rebuilds the observation the seat had at that moment -- by replaying the
+round's own actions from its deal, so nothing the seat could not see goes
+in -- and asks an evaluator for the expected points and the win chance of
+the move made and of each candidate.  Separately, and marked as such, it
+plays the same candidates out on the true hands of that moment: what was
+best with every card face up.
+
+A move is graded by its *loss*: the expected points of the best move found
+minus those of the move made, in the seat's own points as the settlement
+counts them (the bid or robs and the bombs so far included).  The grades
+are in :data:`GRADE_THRESHOLDS` and docs/REVIEW.md.
+
+The evaluator has the signature ``evaluate(view, rng, moves, budget=None,
+deadline=None) -> list[Estimate]`` of the bots' search; the one here is a
+minimal one built on the search's world sampling and rollouts.  Everything
+is seeded: the same round, seat, seed and budget give the same review.
+
+>>> from dizhu import Round
+>>> from dizhu.bots import create
+>>> r = Round.deal("classic", seed="review-doc")
+>>> bots = [create("intermediate", "classic", seed=s) for s in range(3)]
+>>> while r.result is None:
+...     r.apply(r.to_act, bots[r.to_act].decide(r.observation(r.to_act)))
+>>> rev = review(r, 0, budget=0.01)
+>>> all(d.grade in GRADES for d in rev.decisions), rev.seat
+(True, 0)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from .bots.bidding import decide_bid
+from .bots.policy import Ctx, intermediate_move
+from .bots.search import (DEFAULT_BUDGET, EXACT_CARDS, MAX_WORLDS, MIN_WORLDS, STEPS_PER_SECOND, WORLD_COST,
+                          Sim, _candidates, _rollout, _solve, sample_world)
+from .bots.view import View
+from .cards import NUM_RANKS, format_counts
+from .combos import Combo, classify
+from .game import Round
+
+__all__ = ["Estimate", "evaluate", "Figure", "Reason", "DecisionReview", "Review", "Moment",
+           "moments", "review_moment", "review", "grade", "GRADES", "GRADE_THRESHOLDS", "REVIEW_SEED"]
+
+#: Grades from best to worst.
+GRADES = ("good", "inaccuracy", "mistake", "blunder")
+#: The smallest loss, in the seat's expected points, for each grade below "good".
+GRADE_THRESHOLDS = {"inaccuracy": 0.25, "mistake": 0.75, "blunder": 1.5}
+#: The seed of a review when none is given.
+REVIEW_SEED = "review"
+#: Worlds at most for a bid (each world plays the auction and the whole round out).
+MAX_BID_WORLDS = 64
+#: What one simulated bidding decision costs, in simulated decisions (a hand is split).
+BID_COST = 25
+
+
+def grade(loss: float) -> str:
+    """The grade of a move that loses ``loss`` expected points.
+
+    >>> [grade(x) for x in (0.0, 0.3, 1.0, 4.0)]
+    ['good', 'inaccuracy', 'mistake', 'blunder']
+    """
+    found = "good"
+    for name in GRADES[1:]:
+        if loss >= GRADE_THRESHOLDS[name]:
+            found = name
+    return found
+
+
+# ---- the evaluator
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The evaluator's figure for one move: ``points`` expected for the seat's side
+    at base 1 (bombs so far counted), ``win_chance`` from 0 to 1, over ``worlds``."""
+
+    move: Combo | None
+    points: float
+    win_chance: float
+    worlds: int
+
+
+def _play_out(root: Sim, move: Combo | None, me: int, exact: bool, memo: dict) -> tuple[float, int]:
+    """The value for ``me``'s side of playing ``move`` in ``root``, and the decisions simulated.
+
+    With few cards left the world is solved exactly (who wins, at the stake
+    reached so far); otherwise every seat plays on by the intermediate policy.
+    """
+    sim = root.copy()
+    winner = sim.apply(move)
+    if winner is not None:
+        return sim.value(winner, me), 1
+    if exact:
+        before = len(memo)
+        won = _solve(sim, me, memo)
+        return won * float(1 << sim.doublings), 1 + (len(memo) - before) // 4
+    return _rollout(sim, me)
+
+
+def evaluate(view: View, rng: random.Random, moves: Sequence[Combo | None], budget: float | None = None,
+             deadline: float | None = None) -> list[Estimate]:
+    """Each of ``moves`` (None: pass) for the seat of a play-phase ``view``, played out
+    in the same sampled worlds (so moves are compared on equal luck).
+
+    ``budget`` is counted in simulated decisions as in the search
+    (``STEPS_PER_SECOND`` a second); ``deadline`` (``time.monotonic()``) stops
+    after the last whole world, but never before the first.
+    """
+    steps_budget = (DEFAULT_BUDGET if budget is None else budget) * STEPS_PER_SECOND
+    exact = sum(view.cards_left) <= EXACT_CARDS
+    totals = [0.0] * len(moves)
+    wins = [0] * len(moves)
+    worlds = steps = 0
+    while worlds < MIN_WORLDS or steps < steps_budget:
+        root = Sim(view, sample_world(view, rng))
+        steps += WORLD_COST
+        memo: dict = {}
+        for i, move in enumerate(moves):
+            value, used = _play_out(root, move, view.seat, exact, memo)
+            totals[i] += value
+            wins[i] += value > 0
+            steps += used
+        worlds += 1
+        if worlds >= MAX_WORLDS or (exact and worlds >= 40):
+            break
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return [Estimate(m, totals[i] / worlds, wins[i] / worlds, worlds) for i, m in enumerate(moves)]
+
+
+# ---- what the review returns
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A move and what it is worth: the seat's expected points and its chance to win."""
+
+    action: str
+    points: float
+    win_chance: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "points": round(self.points, 3), "win_chance": round(self.win_chance, 3)}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a move: a message key of bots/reasons.py and its parameters (as the hint's)."""
+
+    key: str
+    params: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "params": dict(self.params)}
+
+
+@dataclass(frozen=True)
+class DecisionReview:
+    """One decision of the seat, judged from what it could know then.
+
+    ``event`` is the index in ``round.events`` of the event the move made.
+    ``made``/``best``: the estimates from the seat's information set over
+    ``worlds`` sampled deals; ``face_up_made``/``face_up_best``: the same
+    moves played out on the true hands (perfect information).  ``better``
+    is the best move's action when the move made was not good.
+    """
+
+    index: int
+    event: int
+    phase: str
+    made: Figure
+    best: Figure
+    face_up_made: Figure
+    face_up_best: Figure
+    loss: float
+    grade: str
+    better: str | None
+    reason: Reason
+    worlds: int
+    candidates: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "event": self.event,
+            "phase": self.phase,
+            "made": self.made.to_dict(),
+            "best": self.best.to_dict(),
+            "face_up_made": self.face_up_made.to_dict(),
+            "face_up_best": self.face_up_best.to_dict(),
+            "loss": round(self.loss, 3),
+            "grade": self.grade,
+            "better": self.better,
+            "reason": self.reason.to_dict(),
+            "worlds": self.worlds,
+            "candidates": self.candidates,
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """A seat's decisions in one round, graded; ``points`` is what the round gave the seat."""
+
+    variant: str
+    seat: int
+    landlord: int
+    points: int
+    decisions: tuple[DecisionReview, ...]
+    budget: float
+    seed: str
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many decisions got each grade."""
+        found = {name: 0 for name in GRADES}
+        for d in self.decisions:
+            found[d.grade] += 1
+        return found
+
+    @property
+    def total_loss(self) -> float:
+        return sum(d.loss for d in self.decisions)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "seat": self.seat,
+            "landlord": self.landlord,
+            "points": self.points,
+            "budget": self.budget,
+            "seed": self.seed,
+            "thresholds": dict(GRADE_THRESHOLDS),
+            "counts": self.counts,
+            "total_loss": round(self.total_loss, 3),
+            "decisions": [d.to_dict() for d in self.decisions],
+        }
+
+
+# ---- the decisions of a round
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A decision as it stood: the seat's observation and, for the face-up
+    figures only, the true cards (rank counts) at that moment."""
+
+    index: int
+    event: int
+    action: str
+    observation: dict[str, Any]
+    hands: tuple[tuple[int, ...], ...]
+    bottom: tuple[int, ...]
+    undealt: tuple[int, ...]
+
+
+def moments(round_: Round, seat: int) -> list[Moment]:
+    """The seat's decisions in a finished round, replayed from its deal.
+
+    Turns with one legal action are left out, and so are bids in a deal that
+    everyone passed (it was dealt again: those bids scored nothing).
+    """
+    if round_.result is None:
+        raise ValueError("only a finished round can be reviewed")
+    if not isinstance(seat, int) or not 0 <= seat < round_.players:
+        raise ValueError(f"no seat {seat!r} in a {round_.variant.name} round")
+    saved = json.loads(round_.to_json())
+    actions, saved["actions"] = saved["actions"], []
+    replay = Round.from_json(saved)
+    found: list[tuple[int, Moment]] = []  # (deal it was made in, moment)
+    deal = 0
+    for who, text, card_ids in actions:
+        if who == seat and len(replay.legal_actions()) > 1:
+            hands = tuple(h.counts for h in replay.all_hands())
+            moment = Moment(len(found), len(replay.events), text, replay.observation(seat), hands,
+                            _counts(replay.bottom), _counts(replay.undealt))
+            found.append((deal, moment))
+        before = len(replay.events)
+        replay.apply(who, text if card_ids is None else _play_with(card_ids, replay))
+        deal += any(e["type"] == "redeal" for e in replay.events[before:])
+    kept = [m for d, m in found if d == deal]
+    return [Moment(i, m.event, m.action, m.observation, m.hands, m.bottom, m.undealt) for i, m in enumerate(kept)]
+
+
+def _counts(cards: Sequence[Any]) -> tuple[int, ...]:
+    counts = [0] * NUM_RANKS
+    for card in cards:
+        counts[card.rank] += 1
+    return tuple(counts)
+
+
+def _play_with(card_ids: list[int], round_: Round) -> Any:
+    from .cards import Card
+    from .game import Action
+
+    return Action.play([Card.from_id(i) for i in card_ids], round_.variant.name)
+
+
+# ---- judging one decision
+
+
+def _stake(observation: dict[str, Any]) -> int:
+    """The bid (classic) or robs' stake (duel): the multiplier without its bombs."""
+    m = observation["multiplier"]
+    return m["total"] >> (m["bombs"] + m["rockets"])
+
+
+def _share(seat: int, landlord: int, players: int) -> int:
+    """Farmer units a seat wins or loses: the landlord pays or takes every farmer's."""
+    return players - 1 if seat == landlord else 1
+
+
+def review_moment(moment: Moment, budget: float | None = None, seed: str = REVIEW_SEED) -> DecisionReview:
+    """Judge one decision (see the module's docstring)."""
+    rng = random.Random(f"{seed}:{moment.event}")
+    if moment.observation["phase"] == "bidding":
+        return _review_bid(moment, rng, budget)
+    return _review_play(moment, rng, budget)
+
+
+def _review_play(moment: Moment, rng: random.Random, budget: float | None) -> DecisionReview:
+    obs = moment.observation
+    view = View.of(obs)
+    ctx = Ctx.of(view)
+    candidates, choice = _candidates(view, ctx)
+    made = None if moment.action == "pass" else classify(moment.action[5:])
+    keys = [None if m is None else m.key for m in candidates]
+    made_key = None if made is None else made.key
+    if made_key not in keys:
+        candidates.append(made)
+        keys.append(made_key)
+    unit = _stake(obs) * _share(view.seat, view.landlord, view.players)
+    estimates = evaluate(view, rng, candidates, budget)
+    figures = [Figure(_action(m), e.points * unit, e.win_chance) for m, e in zip(candidates, estimates)]
+    # the true world of that moment, for the face-up figures
+    truth = Sim(view, [list(h) for h in moment.hands])
+    exact = sum(view.cards_left) <= EXACT_CARDS
+    memo: dict = {}
+    face = []
+    for m in candidates:
+        value, _ = _play_out(truth, m, view.seat, exact, memo)
+        face.append(Figure(_action(m), value * unit, float(value > 0)))
+    choice_key = None if choice is None else choice.key
+    best = _best(figures, keys.index(choice_key))
+    if keys[best] == choice_key:
+        _, key, params = intermediate_move(ctx)
+        reason = Reason(key, dict(params))
+    else:
+        reason = _search_reason(estimates[best])
+    return _judged(moment, figures, face, keys.index(made_key), best, reason, estimates[0].worlds)
+
+
+def _review_bid(moment: Moment, rng: random.Random, budget: float | None) -> DecisionReview:
+    obs = moment.observation
+    view = View.of(obs)
+    bids = list(obs["legal_actions"])
+    policy = decide_bid(view, "intermediate", rng)
+    steps_budget = (DEFAULT_BUDGET if budget is None else budget) * STEPS_PER_SECOND
+    totals = [0.0] * len(bids)
+    wins = [0] * len(bids)
+    worlds = steps = 0
+    while worlds < MIN_WORLDS or steps < steps_budget:
+        hands, bottom, undealt = _sample_deal(view, rng)
+        for i, bid in enumerate(bids):
+            points, used = _bid_out(obs, hands, bottom, undealt, bid)
+            totals[i] += points
+            wins[i] += points > 0
+            steps += used
+        worlds += 1
+        if worlds >= MAX_BID_WORLDS:
+            break
+    figures = [Figure(b, totals[i] / worlds, wins[i] / worlds) for i, b in enumerate(bids)]
+    face = []
+    for bid in bids:
+        points, _ = _bid_out(obs, moment.hands, moment.bottom, moment.undealt, bid)
+        face.append(Figure(bid, points, float(points > 0)))
+    best = _best(figures, bids.index(policy.action))
+    if bids[best] == policy.action:
+        reason = Reason(policy.reason, dict(policy.params))
+    else:
+        reason = _search_reason(Estimate(None, 0.0, wins[best] / worlds, worlds))
+    return _judged(moment, figures, face, bids.index(moment.action), best, reason, worlds)
+
+
+def _sample_deal(view: View, rng: random.Random) -> tuple[list[tuple[int, ...]], tuple[int, ...], tuple[int, ...]]:
+    """Hands, bottom and undealt cards consistent with a bidding-phase view."""
+    pool: list[int] = []
+    for r in range(NUM_RANKS):
+        pool += [r] * view.unseen[r]
+    rng.shuffle(pool)
+    variant = view.variant
+    hands = []
+    for s in range(view.players):
+        if s == view.seat:
+            hands.append(tuple(view.hand))
+            continue
+        hands.append(_counts_of_ranks(pool[:variant.hand_size]))
+        pool = pool[variant.hand_size:]
+    return hands, _counts_of_ranks(pool[:variant.bottom_size]), _counts_of_ranks(pool[variant.bottom_size:])
+
+
+def _counts_of_ranks(ranks: list[int]) -> tuple[int, ...]:
+    counts = [0] * NUM_RANKS
+    for r in ranks:
+        counts[r] += 1
+    return tuple(counts)
+
+
+def _bid_out(obs: dict[str, Any], hands: Sequence[Sequence[int]], bottom: Sequence[int],
+             undealt: Sequence[int], bid: str) -> tuple[float, int]:
+    """The seat's points when it makes ``bid`` in this deal: the auction goes on by
+    the intermediate bidding, then the round is played out by rollouts.  All
+    passing deals again, which scores nothing (0)."""
+    seat = obs["seat"]
+    world = Round.from_deal(obs["variant"], [format_counts(h) for h in hands], format_counts(bottom),
+                            obs["first"], format_counts(undealt) if sum(undealt) else None,
+                            redeal_seed="review")
+    for who, text in obs["bids"]:
+        world.apply(who, text)
+    world.apply(seat, bid)
+    steps = 0
+    rng = random.Random(0)  # the intermediate bidding draws nothing; a fixed rng keeps it so
+    while world.phase == "bidding" and not any(e["type"] == "redeal" for e in world.events):
+        who = world.to_act
+        world.apply(who, decide_bid(View.of(world.observation(who)), "intermediate", rng).action)
+        steps += BID_COST
+    if world.landlord is None or world.phase != "playing":
+        return 0.0, steps
+    start = world.observation(world.landlord)
+    sim = Sim(View.of(start), [list(h.counts) for h in world.all_hands()])
+    value, used = _rollout(sim, seat)
+    return value * _stake(start) * _share(seat, world.landlord, world.players), steps + used
+
+
+# ---- shared by bids and plays
+
+
+def _action(move: Combo | None) -> str:
+    return "pass" if move is None else f"play {move.text}"
+
+
+def _best(figures: Sequence[Figure], preferred: int) -> int:
+    """The candidate with the most expected points; ties go to the rule policy's own move."""
+    return max(range(len(figures)), key=lambda i: (figures[i].points, i == preferred))
+
+
+def _search_reason(estimate: Estimate) -> Reason:
+    return Reason("search", {"rate": round(100 * estimate.win_chance), "games": estimate.worlds})
+
+
+def _judged(moment: Moment, figures: Sequence[Figure], face: Sequence[Figure], made: int, best: int,
+            reason: Reason, worlds: int) -> DecisionReview:
+    loss = max(0.0, figures[best].points - figures[made].points)
+    found = grade(loss)
+    face_best = max(range(len(face)), key=lambda i: (face[i].points, i == made))
+    return DecisionReview(
+        index=moment.index,
+        event=moment.event,
+        phase=moment.observation["phase"],
+        made=figures[made],
+        best=figures[best],
+        face_up_made=face[made],
+        face_up_best=face[face_best],
+        loss=loss,
+        grade=found,
+        better=None if found == "good" else figures[best].action,
+        reason=reason,
+        worlds=worlds,
+        candidates=len(figures),
+    )
+
+
+# ---- the whole round
+
+
+def review(round_: Round, seat: int, *, budget: float | None = None, seed: str = REVIEW_SEED,
+           progress: Callable[[int, int], None] | None = None) -> Review:
+    """Every decision of ``seat`` in the finished ``round_``, judged (see the module's docstring).
+
+    ``budget`` is the evaluator's thinking per decision, in seconds of
+    simulated decisions (the search's default when None).  ``progress`` is
+    called with (decisions done, decisions in all) after each one.
+    """
+    found = moments(round_, seat)
+    judged = []
+    for moment in found:
+        judged.append(review_moment(moment, budget, seed))
+        if progress is not None:
+            progress(len(judged), len(found))
+    return assemble(round_, seat, judged, budget, seed)
+
+
+def assemble(round_: Round, seat: int, judged: Sequence[DecisionReview], budget: float | None,
+             seed: str) -> Review:
+    """The :class:`Review` of decisions judged one by one (as a server does, in its workers)."""
+    result = round_.result
+    assert result is not None
+    return Review(round_.variant.name, seat, result.landlord, result.points[seat], tuple(judged),
+                  DEFAULT_BUDGET if budget is None else budget, seed)
+
