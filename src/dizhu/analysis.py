@@ -369,8 +369,9 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float | None) -> Dec
     worlds = steps = 0
     while worlds < MIN_WORLDS or steps < steps_budget:
         hands, bottom, undealt = _sample_deal(view, rng)
+        played: dict = {}  # bids that make the same landlord play the same round
         for i, bid in enumerate(bids):
-            points, used = _bid_out(obs, hands, bottom, undealt, bid)
+            points, used = _bid_out(obs, hands, bottom, undealt, bid, played)
             totals[i] += points
             wins[i] += points > 0
             steps += used
@@ -379,8 +380,9 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float | None) -> Dec
             break
     figures = [Figure(b, totals[i] / worlds, wins[i] / worlds) for i, b in enumerate(bids)]
     face = []
+    played = {}
     for bid in bids:
-        points, _ = _bid_out(obs, moment.hands, moment.bottom, moment.undealt, bid)
+        points, _ = _bid_out(obs, moment.hands, moment.bottom, moment.undealt, bid, played)
         face.append(Figure(bid, points, float(points > 0)))
     best = _best(figures, bids.index(policy.action))
     if bids[best] == policy.action:
@@ -415,10 +417,14 @@ def _counts_of_ranks(ranks: list[int]) -> tuple[int, ...]:
 
 
 def _bid_out(obs: dict[str, Any], hands: Sequence[Sequence[int]], bottom: Sequence[int],
-             undealt: Sequence[int], bid: str) -> tuple[float, int]:
+             undealt: Sequence[int], bid: str, played: dict) -> tuple[float, int]:
     """The seat's points when it makes ``bid`` in this deal: the auction goes on by
     the intermediate bidding, then the round is played out by rollouts.  All
-    passing deals again, which scores nothing (0)."""
+    passing deals again, which scores nothing (0).
+
+    ``played`` keeps this deal's rollouts by (landlord, handicap): bids that
+    end in the same landlord and handicap play the same round, at their own stake.
+    """
     seat = obs["seat"]
     world = Round.from_deal(obs["variant"], [format_counts(h) for h in hands], format_counts(bottom),
                             obs["first"], format_counts(undealt) if sum(undealt) else None,
@@ -435,9 +441,14 @@ def _bid_out(obs: dict[str, Any], hands: Sequence[Sequence[int]], bottom: Sequen
     if world.landlord is None or world.phase != "playing":
         return 0.0, steps
     start = world.observation(world.landlord)
-    sim = Sim(View.of(start), [list(h.counts) for h in world.all_hands()])
-    value, used = _rollout(sim, seat)
-    return value * _stake(start) * _share(seat, world.landlord, world.players), steps + used
+    key = (world.landlord, world.handicap)
+    value = played.get(key)
+    if value is None:
+        sim = Sim(View.of(start), [list(h.counts) for h in world.all_hands()])
+        value, used = _rollout(sim, seat)
+        played[key] = value
+        steps += used
+    return value * _stake(start) * _share(seat, world.landlord, world.players), steps
 
 
 # ---- shared by bids and plays
