@@ -48,7 +48,7 @@ from .combos import Combo, classify
 from .game import Round
 
 __all__ = ["Estimate", "evaluate", "Figure", "Reason", "DecisionReview", "Review", "Moment",
-           "moments", "review_moment", "review", "grade", "GRADES", "GRADE_THRESHOLDS", "REVIEW_SEED"]
+           "moments", "replayed", "review_moment", "review", "assemble", "grade", "GRADES", "GRADE_THRESHOLDS", "REVIEW_SEED"]
 
 #: Grades from best to worst.
 GRADES = ("good", "inaccuracy", "mistake", "blunder")
@@ -288,6 +288,21 @@ def moments(round_: Round, seat: int) -> list[Moment]:
         deal += any(e["type"] == "redeal" for e in replay.events[before:])
     kept = [m for d, m in found if d == deal]
     return [Moment(i, m.event, m.action, m.observation, m.hands, m.bottom, m.undealt) for i, m in enumerate(kept)]
+
+
+def replayed(deal_code: str, events: Sequence[dict[str, Any]]) -> Round:
+    """A round rebuilt from its revealed deal code and its public events (as a
+    finished round is kept by the server): the same deal, the same actions."""
+    round_ = Round.from_code(deal_code)
+    for event in events:
+        kind = event["type"]
+        if kind == "bid":
+            round_.apply(event["seat"], event["action"])
+        elif kind == "pass":
+            round_.apply(event["seat"], "pass")
+        elif kind == "play":
+            round_.apply(event["seat"], _play_with(event["cards"], round_))
+    return round_
 
 
 def _counts(cards: Sequence[Any]) -> tuple[int, ...]:

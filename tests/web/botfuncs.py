@@ -43,3 +43,11 @@ def leaky_decide(level, variant, seed, budget, observation, time_limit=None):
     if len(observation["legal_actions"]) > 1:
         time.sleep(0.12)
     return real_decide("normal", variant, seed, budget, observation)
+
+
+def slow_review_step(round_json, seat, index, budget):
+    """A review's decision that takes half a second longer (to catch the review in progress)."""
+    from dizhu.web.worker import review_step
+
+    time.sleep(0.5)
+    return review_step(round_json, seat, index, budget)

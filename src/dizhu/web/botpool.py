@@ -271,12 +271,14 @@ class BotRunner:
         quick_workers: int = 1,
         decide_fn: Callable[..., str] = worker.decide,
         suggest_fn: Callable[..., dict[str, Any]] = worker.suggest,
+        review_fn: Callable[..., Any] = worker.review_step,
     ) -> None:
         self.workers = workers
         self.budget = budget
         self.timeout = timeout
         self._decide_fn = decide_fn
         self._suggest_fn = suggest_fn
+        self._review_fn = review_fn
         threads = workers <= 0
         make: Callable[[str, int], _Slot] = _ThreadSlot if threads else _ProcessSlot
         deep = [make(f"dizhu-bot-deep-{i}", worker.WORKER_NICENESS["deep"]) for i in range(1 if threads else workers)]
@@ -315,6 +317,13 @@ class BotRunner:
             log.error("bot decision failed (%s, level %s): %s; playing the fallback move",
                       variant, level, type(exc).__name__)
             return await asyncio.to_thread(fallback_action, variant, seed, observation), True
+
+    async def review_step(self, round_json: str, seat: int, index: int, budget: float | None,
+                          client: str = "") -> Any:
+        """One decision of a post-round review, in the deep lane (it searches), in
+        ``client``'s turn like its moves.  Failures are the caller's to handle."""
+        return await self.lanes["deep"].run(client, self._review_fn, (round_json, seat, index, budget),
+                                            self.timeout)
 
     async def suggest(self, observation: dict[str, Any], level: str, client: str = "") -> dict[str, Any]:
         """The hint for the human's observation."""

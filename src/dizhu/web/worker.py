@@ -12,10 +12,11 @@ import threading
 import time
 from typing import Any
 
+from .. import analysis
 from ..bots import create, hint
 from ..game import Round
 
-__all__ = ["init_worker", "warm", "serve", "decide", "suggest"]
+__all__ = ["init_worker", "warm", "serve", "decide", "suggest", "review_step"]
 
 
 #: Workers run at a lower priority than the server: when the CPUs are busy, answering a
@@ -90,3 +91,10 @@ def decide(level: str, variant: str, seed: str, budget: float | None, observatio
 def suggest(observation: dict[str, Any], level: str, budget: float | None) -> dict[str, Any]:
     """The hint for the human's observation: action, cards to select and reason."""
     return hint(observation, level=level, budget=budget)
+
+
+def review_step(round_json: str, seat: int, index: int, budget: float | None) -> "analysis.DecisionReview":
+    """One decision of a finished round's review (the server asks for them one by one,
+    so a review takes turns with everyone's moves and reports its progress)."""
+    moment = analysis.moments(Round.from_json(round_json), seat)[index]
+    return analysis.review_moment(moment, budget)

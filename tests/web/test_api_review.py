@@ -1,0 +1,123 @@
+"""The post-round review through the API: from the finished round only, in the background, kept."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dizhu.analysis import replayed, review
+from dizhu.web import create_app
+from dizhu.web.botpool import BotRunner
+
+from . import botfuncs
+from .support import auth, new_game
+
+BUDGET = 0.01
+
+
+@pytest.fixture
+def review_settings(settings):
+    return replace(settings, review_budget=BUDGET)
+
+
+def finished(client, **body):
+    game = new_game(client, **body)
+    game.play_out()
+    return game
+
+
+def wait_done(game, number, limit=60.0):
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        response = game.client.get(f"/api/games/{game.id}/rounds/{number}/review", headers=game.headers)
+        if response.status_code == 200:
+            return response.json()
+        assert response.status_code == 202, response.text
+        body = response.json()
+        assert body["status"] == "running" and 0 <= body["progress"]["done"] <= body["progress"]["total"]
+        time.sleep(0.05)
+    raise AssertionError("the review did not finish")
+
+
+@pytest.mark.parametrize("variant", ["classic", "duel"])
+def test_a_review_is_computed_from_the_finished_round_alone_and_kept(review_settings, variant):
+    with TestClient(create_app(review_settings)) as client:
+        game = finished(client, variant=variant)
+        number = game.view["round_number"]
+        started = game.post(f"rounds/{number}/review")
+        assert started.status_code == 202, started.text
+        assert started.json()["status"] == "running" and started.json()["review"] is None
+        done = wait_done(game, number)
+        assert done["status"] == "done" and done["progress"]["done"] == done["progress"]["total"]
+        # the same as a review of the round rebuilt from what its end made public
+        kept = client.get(f"/api/games/{game.id}/rounds", headers=game.headers).json()["rounds"][-1]
+        public = replayed(kept["deal_code"], kept["events"])
+        assert done["review"] == review(public, 0, budget=BUDGET).to_dict()
+        assert len(done["review"]["decisions"]) == done["progress"]["total"]
+        # asking again starts nothing: the stored answer comes back
+        again = game.post(f"rounds/{number}/review")
+        assert again.status_code == 200 and again.json() == done
+    with TestClient(create_app(review_settings)) as client:  # a restarted server reads it from the store
+        response = client.get(f"/api/games/{game.id}/rounds/{number}/review", headers=game.headers)
+        assert response.status_code == 200 and response.json() == done
+
+
+def test_reviews_refuse_rounds_in_progress_unknown_rounds_and_other_games(review_settings):
+    with TestClient(create_app(review_settings)) as client:
+        game = new_game(client)
+        number = game.view["round_number"]
+        path = f"/api/games/{game.id}/rounds/{number}/review"
+        response = client.post(path, headers=game.headers)
+        assert response.status_code == 409 and response.json()["error"]["code"] == "round_in_progress"
+        game.play_out()
+        response = client.get(path, headers=game.headers)
+        assert response.status_code == 404 and response.json()["error"]["code"] == "no_review"
+        for other in (number + 1, 999):
+            response = client.post(f"/api/games/{game.id}/rounds/{other}/review", headers=game.headers)
+            assert response.status_code == 404 and response.json()["error"]["code"] == "unknown_round"
+        response = client.post(f"/api/games/{game.id}/rounds/0/review", headers=game.headers)
+        assert response.status_code == 422
+        stranger = new_game(client)
+        response = client.post(path, headers=stranger.headers)
+        assert response.status_code == 403 and response.json()["error"]["code"] == "wrong_token"
+        assert client.post(path).status_code == 401
+        response = client.post(f"/api/games/{'x' * 22}/rounds/{number}/review", headers=game.headers)
+        assert response.status_code == 404 and response.json()["error"]["code"] == "unknown_game"
+        response = client.post(f"/api/games/{game.id}.x/rounds/{number}/review", headers=game.headers)
+        assert response.status_code == 404
+
+
+def test_one_client_computes_one_review_at_a_time_and_only_so_many(review_settings):
+    settings = replace(review_settings, client_reviews=1, review_burst=2, review_per_minute=0.01)
+    bots = BotRunner(0, None, 30.0, review_fn=botfuncs.slow_review_step)
+    with TestClient(create_app(settings, bots=bots)) as client:
+        games = [finished(client) for _ in range(3)]
+        first = games[0].post(f"rounds/{games[0].view['round_number']}/review")
+        assert first.status_code == 202
+        busy = games[1].post(f"rounds/{games[1].view['round_number']}/review")
+        assert busy.status_code == 429 and busy.json()["error"]["code"] == "too_busy"
+        assert "Retry-After" in busy.headers
+        # the same review asked for again is no new work: it reports its progress
+        assert games[0].post(f"rounds/{games[0].view['round_number']}/review").status_code == 202
+        wait_done(games[0], games[0].view["round_number"])
+        assert games[1].post(f"rounds/{games[1].view['round_number']}/review").status_code == 202
+        wait_done(games[1], games[1].view["round_number"])
+        limited = games[2].post(f"rounds/{games[2].view['round_number']}/review")
+        assert limited.status_code == 429 and limited.json()["error"]["code"] == "too_many_reviews"
+
+
+def test_a_review_does_not_hold_up_the_moves_of_the_game(review_settings):
+    bots = BotRunner(0, None, 30.0, review_fn=botfuncs.slow_review_step)
+    with TestClient(create_app(review_settings, bots=bots)) as client:
+        game = finished(client)
+        number = game.view["round_number"]
+        assert game.post(f"rounds/{number}/review").status_code == 202
+        started = time.monotonic()
+        assert game.write("another-round").status_code == 200
+        assert game.act(game.obs["legal_actions"][0]).status_code == 200
+        # the review's steps take 0.5 s each, in the deep lane; this game's bots play in the quick one
+        assert time.monotonic() - started < 2.0
+        wait_done(game, number)
