@@ -112,3 +112,19 @@ def test_progress_is_reported_after_each_decision():
     rev = review(r, 1, budget=BUDGET, progress=lambda done, total: calls.append((done, total)))
     n = len(rev.decisions)
     assert calls == [(i, n) for i in range(1, n + 1)]
+
+
+def test_the_arena_review_says_where_a_level_loses():
+    from dizhu.arena import format_summary, run_arena
+
+    result = run_arena("normal", "intermediate", deals=1, seed="review", workers=1, review=True,
+                       review_budget=BUDGET)
+    summary = result.summary()["review"]
+    decisions = [d for g in result.records for d in g["review"]]
+    assert decisions and summary["games"] == 2
+    assert {d["role"] for d in decisions} == {"landlord", "farmer"}  # A sat on both sides
+    assert sum(p["decisions"] for p in summary["by_situation"].values()) == len(decisions)
+    assert summary["loss_per_game"] == pytest.approx(sum(d["loss"] for d in decisions) / 2)
+    assert summary["worst"][0]["loss"] == max(d["loss"] for d in decisions)
+    assert "review of A" in format_summary(result.summary())
+    assert "review" not in run_arena("normal", "random", deals=1, workers=1).summary()

@@ -58,6 +58,8 @@ GRADE_THRESHOLDS = {"inaccuracy": 0.25, "mistake": 0.75, "blunder": 1.5}
 REVIEW_SEED = "review"
 #: Worlds at most for a bid (each world plays the auction and the whole round out).
 MAX_BID_WORLDS = 64
+#: The second look at the move made and the best one, as a share of the budget.
+CONFIRM_SHARE = 0.5
 #: What one simulated bidding decision costs, in simulated decisions (a hand is split).
 BID_COST = 25
 
@@ -167,7 +169,8 @@ class Reason:
 class DecisionReview:
     """One decision of the seat, judged from what it could know then.
 
-    ``event`` is the index in ``round.events`` of the event the move made.
+    ``event`` is the index in ``round.events`` of the event the move made;
+    ``situation`` is "bid", "lead" (the trick is the seat's to start) or "reply".
     ``made``/``best``: the estimates from the seat's information set over
     ``worlds`` sampled deals; ``face_up_made``/``face_up_best``: the same
     moves played out on the true hands (perfect information).  ``better``
@@ -177,6 +180,7 @@ class DecisionReview:
     index: int
     event: int
     phase: str
+    situation: str
     made: Figure
     best: Figure
     face_up_made: Figure
@@ -193,6 +197,7 @@ class DecisionReview:
             "index": self.index,
             "event": self.event,
             "phase": self.phase,
+            "situation": self.situation,
             "made": self.made.to_dict(),
             "best": self.best.to_dict(),
             "face_up_made": self.face_up_made.to_dict(),
@@ -365,12 +370,21 @@ def _review_play(moment: Moment, rng: random.Random, budget: float | None) -> De
         face.append(Figure(_action(m), value * unit, float(value > 0)))
     choice_key = None if choice is None else choice.key
     best = _best(figures, keys.index(choice_key))
+    made_index = keys.index(made_key)
+    if best != made_index:
+        # fresh worlds for the two moves compared: the best of many noisy figures is flattered
+        again = evaluate(view, rng, [made, candidates[best]], _confirm(budget))
+        figures[made_index] = Figure(figures[made_index].action, again[0].points * unit, again[0].win_chance)
+        figures[best] = Figure(figures[best].action, again[1].points * unit, again[1].win_chance)
+        estimates[made_index], estimates[best] = again
+        if figures[made_index].points >= figures[best].points:
+            best = made_index  # the second look found the move made as good
     if keys[best] == choice_key:
         _, key, params = intermediate_move(ctx)
         reason = Reason(key, dict(params))
     else:
         reason = _search_reason(estimates[best])
-    return _judged(moment, figures, face, keys.index(made_key), best, reason, estimates[0].worlds)
+    return _judged(moment, figures, face, made_index, best, reason, estimates[0].worlds)
 
 
 def _review_bid(moment: Moment, rng: random.Random, budget: float | None) -> DecisionReview:
@@ -378,6 +392,30 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float | None) -> Dec
     view = View.of(obs)
     bids = list(obs["legal_actions"])
     policy = decide_bid(view, "intermediate", rng)
+    figures, worlds = _evaluate_bids(obs, view, rng, bids, budget)
+    face = []
+    played = {}
+    for bid in bids:
+        points, _ = _bid_out(obs, moment.hands, moment.bottom, moment.undealt, bid, played)
+        face.append(Figure(bid, points, float(points > 0)))
+    best = _best(figures, bids.index(policy.action))
+    made = bids.index(moment.action)
+    if best != made:
+        # fresh worlds for the two moves compared: the best of many noisy figures is flattered
+        again, _ = _evaluate_bids(obs, view, rng, [bids[made], bids[best]], _confirm(budget))
+        figures[made], figures[best] = again
+        if figures[made].points >= figures[best].points:
+            best = made  # the second look found the move made as good
+    if bids[best] == policy.action:
+        reason = Reason(policy.reason, dict(policy.params))
+    else:
+        reason = _search_reason(Estimate(None, 0.0, figures[best].win_chance, worlds))
+    return _judged(moment, figures, face, made, best, reason, worlds)
+
+
+def _evaluate_bids(obs: dict[str, Any], view: View, rng: random.Random, bids: Sequence[str],
+                   budget: float | None) -> tuple[list[Figure], int]:
+    """Each bid's figure over sampled deals (the same deals for every bid), and how many deals."""
     steps_budget = (DEFAULT_BUDGET if budget is None else budget) * STEPS_PER_SECOND
     totals = [0.0] * len(bids)
     wins = [0] * len(bids)
@@ -393,18 +431,7 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float | None) -> Dec
         worlds += 1
         if worlds >= MAX_BID_WORLDS:
             break
-    figures = [Figure(b, totals[i] / worlds, wins[i] / worlds) for i, b in enumerate(bids)]
-    face = []
-    played = {}
-    for bid in bids:
-        points, _ = _bid_out(obs, moment.hands, moment.bottom, moment.undealt, bid, played)
-        face.append(Figure(bid, points, float(points > 0)))
-    best = _best(figures, bids.index(policy.action))
-    if bids[best] == policy.action:
-        reason = Reason(policy.reason, dict(policy.params))
-    else:
-        reason = _search_reason(Estimate(None, 0.0, wins[best] / worlds, worlds))
-    return _judged(moment, figures, face, bids.index(moment.action), best, reason, worlds)
+    return [Figure(b, totals[i] / worlds, wins[i] / worlds) for i, b in enumerate(bids)], worlds
 
 
 def _sample_deal(view: View, rng: random.Random) -> tuple[list[tuple[int, ...]], tuple[int, ...], tuple[int, ...]]:
@@ -469,6 +496,11 @@ def _bid_out(obs: dict[str, Any], hands: Sequence[Sequence[int]], bottom: Sequen
 # ---- shared by bids and plays
 
 
+def _confirm(budget: float | None) -> float:
+    """The budget of the second look at the move made and the best one."""
+    return CONFIRM_SHARE * (DEFAULT_BUDGET if budget is None else budget)
+
+
 def _action(move: Combo | None) -> str:
     return "pass" if move is None else f"play {move.text}"
 
@@ -476,6 +508,12 @@ def _action(move: Combo | None) -> str:
 def _best(figures: Sequence[Figure], preferred: int) -> int:
     """The candidate with the most expected points; ties go to the rule policy's own move."""
     return max(range(len(figures)), key=lambda i: (figures[i].points, i == preferred))
+
+
+def _situation(observation: dict[str, Any]) -> str:
+    if observation["phase"] == "bidding":
+        return "bid"
+    return "lead" if observation["trick"]["last"] is None else "reply"
 
 
 def _search_reason(estimate: Estimate) -> Reason:
@@ -491,6 +529,7 @@ def _judged(moment: Moment, figures: Sequence[Figure], face: Sequence[Figure], m
         index=moment.index,
         event=moment.event,
         phase=moment.observation["phase"],
+        situation=_situation(moment.observation),
         made=figures[made],
         best=figures[best],
         face_up_made=face[made],

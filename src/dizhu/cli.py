@@ -232,7 +232,8 @@ def _arena(args: argparse.Namespace) -> int:
 
     result = run_arena(args.a, args.b, args.variant, deals=args.deals, seed=args.seed,
                        bidding=args.bidding, workers=args.workers, budget=args.budget,
-                       progress=None if args.quiet else progress_bar, ray=args.ray)
+                       progress=None if args.quiet else progress_bar, ray=args.ray,
+                       review=args.review, review_budget=args.review_budget)
     summary = result.summary()
     print(format_summary(summary))
     if args.json:
@@ -273,6 +274,11 @@ def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     arena.add_argument("--ray", default=None, metavar="ADDRESS",
                        help="play the deals on a Ray cluster: auto, HOST:PORT, or local "
                        "(a Ray instance on this machine); needs the ray extra")
+    arena.add_argument("--review", action="store_true",
+                       help="review every decision of A (docs/REVIEW.md) and summarise where A loses "
+                       "expected points; seconds a game, so use few deals")
+    arena.add_argument("--review-budget", type=float, default=None, metavar="SECONDS",
+                       help="the review's budget per decision (default: the search's)")
     arena.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(func=_arena)

@@ -269,6 +269,7 @@ class ReviewDecision(BaseModel):
     index: int
     event: int = Field(description="Index in the round's `events` of the move made.")
     phase: Literal["bidding", "playing"]
+    situation: Literal["bid", "lead", "reply"]
     made: ReviewFigure
     best: ReviewFigure
     face_up_made: ReviewFigure = Field(description="The move made, played out with every card face up.")
