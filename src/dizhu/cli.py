@@ -48,6 +48,8 @@ def _serve(args: argparse.Namespace) -> int:
         client_thinking=args.client_thinking,
         hint_per_minute=args.hint_limit,
         round_per_minute=args.round_limit,
+        review_per_minute=args.review_limit,
+        review_budget=args.review_budget,
         rounds_kept=args.rounds_kept,
         max_header_bytes=args.max_header_bytes,
         header_timeout=args.header_timeout,
@@ -135,6 +137,11 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.add_argument("--round-limit", type=_non_negative, default=default("round_per_minute"),
                        metavar="PER_MINUTE", help="new rounds one client address may deal per minute, after a "
                        f"first {default('round_burst')} (default: %(default)s; 0: no limit)")
+    serve.add_argument("--review-limit", type=_non_negative, default=default("review_per_minute"),
+                       metavar="PER_MINUTE", help="post-round reviews one client address may start per minute, "
+                       f"after a first {default('review_burst')} (default: %(default)s; 0: no limit)")
+    serve.add_argument("--review-budget", type=_positive, default=None, metavar="SECONDS",
+                       help="the review's thinking per decision (default: the search's, docs/REVIEW.md)")
     serve.add_argument("--rounds-kept", type=_count, default=default("rounds_kept"), metavar="N",
                        help="finished rounds kept per game for replay; older ones are deleted, the totals "
                        "stay (default: %(default)s)")
