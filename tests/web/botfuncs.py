@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 from dizhu.web.worker import decide as real_decide
@@ -45,9 +46,18 @@ def leaky_decide(level, variant, seed, budget, observation, time_limit=None):
     return real_decide("normal", variant, seed, budget, observation)
 
 
-def slow_review_step(round_json, seat, index, budget):
-    """A review's decision that takes half a second longer (to catch the review in progress)."""
+#: Opened by a test to let the gated review steps through (bots on threads only: workers=0).
+REVIEW_GATE = threading.Event()
+
+
+def gated_review_step(round_json, seat, index, budget):
+    """A review's decision that waits for REVIEW_GATE first (to catch the review in progress)."""
     from dizhu.web.worker import review_step
 
-    time.sleep(0.5)
+    if not REVIEW_GATE.wait(30):
+        raise TimeoutError("the test never opened the gate")
     return review_step(round_json, seat, index, budget)
+
+
+def failing_review_step(round_json, seat, index, budget):
+    raise RuntimeError("the review is broken")

@@ -90,34 +90,60 @@ def test_reviews_refuse_rounds_in_progress_unknown_rounds_and_other_games(review
         assert response.status_code == 404
 
 
-def test_one_client_computes_one_review_at_a_time_and_only_so_many(review_settings):
+@pytest.fixture
+def gate():
+    botfuncs.REVIEW_GATE.clear()
+    yield botfuncs.REVIEW_GATE
+    botfuncs.REVIEW_GATE.set()  # never leave a worker thread waiting
+
+
+def test_one_client_computes_one_review_at_a_time_and_only_so_many(review_settings, gate):
     settings = replace(review_settings, client_reviews=1, review_burst=2, review_per_minute=0.01)
-    bots = BotRunner(0, None, 30.0, review_fn=botfuncs.slow_review_step)
+    bots = BotRunner(0, None, 30.0, review_fn=botfuncs.gated_review_step)
     with TestClient(create_app(settings, bots=bots)) as client:
         games = [finished(client) for _ in range(3)]
-        first = games[0].post(f"rounds/{games[0].view['round_number']}/review")
-        assert first.status_code == 202
-        busy = games[1].post(f"rounds/{games[1].view['round_number']}/review")
+        paths = [f"rounds/{g.view['round_number']}/review" for g in games]
+        assert games[0].post(paths[0]).status_code == 202
+        busy = games[1].post(paths[1])
         assert busy.status_code == 429 and busy.json()["error"]["code"] == "too_busy"
         assert "Retry-After" in busy.headers
         # the same review asked for again is no new work: it reports its progress
-        assert games[0].post(f"rounds/{games[0].view['round_number']}/review").status_code == 202
+        again = games[0].post(paths[0])
+        assert again.status_code == 202 and again.json()["progress"]["done"] == 0
+        gate.set()
         wait_done(games[0], games[0].view["round_number"])
-        assert games[1].post(f"rounds/{games[1].view['round_number']}/review").status_code == 202
+        assert games[1].post(paths[1]).status_code == 202
         wait_done(games[1], games[1].view["round_number"])
-        limited = games[2].post(f"rounds/{games[2].view['round_number']}/review")
+        limited = games[2].post(paths[2])
         assert limited.status_code == 429 and limited.json()["error"]["code"] == "too_many_reviews"
 
 
-def test_a_review_does_not_hold_up_the_moves_of_the_game(review_settings):
-    bots = BotRunner(0, None, 30.0, review_fn=botfuncs.slow_review_step)
-    with TestClient(create_app(review_settings, bots=bots)) as client:
-        game = finished(client)
+def test_the_game_goes_on_while_its_review_is_computed(review_settings, gate):
+    bots = BotRunner(0, 0.01, 30.0, review_fn=botfuncs.gated_review_step)  # quick searches, no pace
+    with TestClient(create_app(replace(review_settings, pace=0.0), bots=bots)) as client:
+        game = finished(client, level="super-hard")
         number = game.view["round_number"]
         assert game.post(f"rounds/{number}/review").status_code == 202
-        started = time.monotonic()
         assert game.write("another-round").status_code == 200
-        assert game.act(game.obs["legal_actions"][0]).status_code == 200
-        # the review's steps take 0.5 s each, in the deep lane; this game's bots play in the quick one
-        assert time.monotonic() - started < 2.0
+        game.play_out()  # the review holds its own worker: the searching computers never wait for it
+        assert game.view["round_number"] == number + 1
+        still = client.get(f"/api/games/{game.id}/rounds/{number}/review", headers=game.headers)
+        assert still.status_code == 202 and still.json()["progress"]["done"] == 0
+        gate.set()
         wait_done(game, number)
+
+
+def test_a_failed_review_is_said_once_and_can_be_asked_for_again(review_settings):
+    bots = BotRunner(0, None, 30.0, review_fn=botfuncs.failing_review_step)
+    with TestClient(create_app(review_settings, bots=bots)) as client:
+        game = finished(client)
+        path = f"rounds/{game.view['round_number']}/review"
+        assert game.post(path).status_code == 202
+        deadline = time.monotonic() + 30
+        while (response := client.get(f"/api/games/{game.id}/{path}", headers=game.headers)).status_code == 202:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert response.status_code == 503 and response.json()["error"]["code"] == "review_failed"
+        response = client.get(f"/api/games/{game.id}/{path}", headers=game.headers)
+        assert response.status_code == 404 and response.json()["error"]["code"] == "no_review"
+        assert game.post(path).status_code == 202  # asked again: computed afresh

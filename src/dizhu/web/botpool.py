@@ -7,7 +7,10 @@ never queue behind expensive ones:
 - the **deep** lane (``workers`` processes) runs the searching level
   (super-hard);
 - the **quick** lane (``quick_workers`` processes) runs the other levels,
-  the hints and the fallback moves, which take a millisecond or less.
+  the hints and the fallback moves, which take a millisecond or less;
+- the **review** lane (one process, started on its first job, at the lowest
+  priority) runs the post-round reviews, a decision a job: a review never
+  holds a worker that a player's move waits for.
 
 Inside a lane, waiting jobs are served round-robin by client address, so a
 client with fifty games waiting gets one worker at a time like everyone
@@ -284,7 +287,8 @@ class BotRunner:
         deep = [make(f"dizhu-bot-deep-{i}", worker.WORKER_NICENESS["deep"]) for i in range(1 if threads else workers)]
         quick = [make(f"dizhu-bot-quick-{i}", worker.WORKER_NICENESS["quick"])
                  for i in range(1 if threads else max(1, quick_workers))]
-        self.lanes = {"deep": _Lane("deep", deep), "quick": _Lane("quick", quick)}
+        review = [make("dizhu-bot-review-0", worker.WORKER_NICENESS["review"])]
+        self.lanes = {"deep": _Lane("deep", deep), "quick": _Lane("quick", quick), "review": _Lane("review", review)}
 
     def lane(self, level: str) -> _Lane:
         return self.lanes["deep" if level in DEEP_LEVELS else "quick"]
@@ -292,8 +296,9 @@ class BotRunner:
     # ---- life cycle
 
     async def start(self) -> None:
-        """Start (and warm up) every worker now rather than on the first decision."""
-        await asyncio.gather(*(slot.start() for lane in self.lanes.values() for slot in lane.slots))
+        """Start (and warm up) the players' workers now rather than on the first decision
+        (the review's starts with the first review: many servers never need it)."""
+        await asyncio.gather(*(slot.start() for name in ("deep", "quick") for slot in self.lanes[name].slots))
 
     def close(self) -> None:
         for lane in self.lanes.values():
@@ -320,10 +325,10 @@ class BotRunner:
 
     async def review_step(self, round_json: str, seat: int, index: int, budget: float | None,
                           client: str = "") -> Any:
-        """One decision of a post-round review, in the deep lane (it searches), in
-        ``client``'s turn like its moves.  Failures are the caller's to handle."""
-        return await self.lanes["deep"].run(client, self._review_fn, (round_json, seat, index, budget),
-                                            self.timeout)
+        """One decision of a post-round review, in the review lane (fair between clients).
+        Failures are the caller's to handle."""
+        return await self.lanes["review"].run(client, self._review_fn, (round_json, seat, index, budget),
+                                              self.timeout)
 
     async def suggest(self, observation: dict[str, Any], level: str, client: str = "") -> dict[str, Any]:
         """The hint for the human's observation."""

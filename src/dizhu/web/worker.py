@@ -21,8 +21,9 @@ __all__ = ["init_worker", "warm", "serve", "decide", "suggest", "review_step"]
 
 #: Workers run at a lower priority than the server: when the CPUs are busy, answering a
 #: request (milliseconds) goes before a bot's search (a budget of up to a second), and a
-#: quick decision (normal, intermediate, a hint) goes before a search too.
-WORKER_NICENESS = {"quick": 5, "deep": 15}
+#: quick decision (normal, intermediate, a hint) goes before a search too, and a
+#: post-round review goes after everything a player is waiting for.
+WORKER_NICENESS = {"quick": 5, "deep": 15, "review": 19}
 
 
 def init_worker(parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> None:
