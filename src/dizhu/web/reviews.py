@@ -4,11 +4,11 @@ A review is computed from a finished round as the server keeps it (its
 revealed deal code and its public events) and nothing else, for the human's
 seat.  ``POST .../rounds/{number}/review`` starts it; each decision is one job
 in the bot pool's review lane (its own worker, fair between clients: no
-player's move waits for it), so the answer can say how far it has got; ``GET`` reads the progress
-or the result.  The result is stored with the round: every later view is a
-read.  One client address computes ``client_reviews`` reviews at once and
-starts at most ``review_per_minute`` new ones, so reviews cannot starve the
-computers of other players.
+player's move waits for it), so the answer can say how far it has got;
+``GET`` reads the progress or the result.  The result is stored with the
+round: every later view is a read.  One client address computes
+``client_reviews`` reviews at once and starts at most ``review_per_minute``
+new ones, so no client keeps the review worker to itself.
 
 The jobs in progress live in this process: on a shared database, another host
 sees a review once it is stored (until then it answers ``no_review``).
