@@ -44,6 +44,10 @@ __all__ = ["BotRunner", "fallback_action", "DEEP_LEVELS", "WorkerDied"]
 
 log = logging.getLogger("dizhu.web.bots")
 
+#: Seconds one decision of a review may take, the review worker's start included: it runs at
+#: the lowest priority, so on a busy machine it gets the CPU last (a safety net, not a pace).
+REVIEW_STEP_TIMEOUT = 120.0
+
 #: Levels whose decisions search (hundreds of milliseconds): they get the deep lane.
 DEEP_LEVELS = frozenset({"super-hard"})
 
@@ -328,7 +332,7 @@ class BotRunner:
         """One decision of a post-round review, in the review lane (fair between clients).
         Failures are the caller's to handle."""
         return await self.lanes["review"].run(client, self._review_fn, (round_json, seat, index, budget),
-                                              self.timeout)
+                                              max(REVIEW_STEP_TIMEOUT, self.timeout))
 
     async def suggest(self, observation: dict[str, Any], level: str, client: str = "") -> dict[str, Any]:
         """The hint for the human's observation."""
