@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from .bots.bidding import decide_bid
@@ -43,9 +43,9 @@ from .bots.policy import Ctx, intermediate_move
 from .bots.search import (DEFAULT_BUDGET, EXACT_CARDS, MAX_WORLDS, MIN_WORLDS, STEPS_PER_SECOND, WORLD_COST,
                           Sim, _candidates, _rollout, _solve, sample_world)
 from .bots.view import View
-from .cards import NUM_RANKS, format_counts
+from .cards import NUM_RANKS, Card, format_counts, rank_counts
 from .combos import Combo, classify
-from .game import Round
+from .game import Action, Round
 
 __all__ = ["Estimate", "evaluate", "Figure", "Reason", "DecisionReview", "Review", "Moment",
            "moments", "replayed", "review_moment", "review", "assemble", "grade", "GRADES", "GRADE_THRESHOLDS", "REVIEW_SEED"]
@@ -285,14 +285,14 @@ def moments(round_: Round, seat: int) -> list[Moment]:
     for who, text, card_ids in actions:
         if who == seat and len(replay.legal_actions()) > 1:
             hands = tuple(h.counts for h in replay.all_hands())
-            moment = Moment(len(found), len(replay.events), text, replay.observation(seat), hands,
-                            _counts(replay.bottom), _counts(replay.undealt))
+            moment = Moment(0, len(replay.events), text, replay.observation(seat), hands,
+                            rank_counts(replay.bottom), rank_counts(replay.undealt))
             found.append((deal, moment))
         before = len(replay.events)
         replay.apply(who, text if card_ids is None else _play_with(card_ids, replay))
         deal += any(e["type"] == "redeal" for e in replay.events[before:])
     kept = [m for d, m in found if d == deal]
-    return [Moment(i, m.event, m.action, m.observation, m.hands, m.bottom, m.undealt) for i, m in enumerate(kept)]
+    return [replace(m, index=i) for i, m in enumerate(kept)]
 
 
 def replayed(deal_code: str, events: Sequence[dict[str, Any]]) -> Round:
@@ -310,17 +310,8 @@ def replayed(deal_code: str, events: Sequence[dict[str, Any]]) -> Round:
     return round_
 
 
-def _counts(cards: Sequence[Any]) -> tuple[int, ...]:
-    counts = [0] * NUM_RANKS
-    for card in cards:
-        counts[card.rank] += 1
-    return tuple(counts)
-
-
-def _play_with(card_ids: list[int], round_: Round) -> Any:
-    from .cards import Card
-    from .game import Action
-
+def _play_with(card_ids: list[int], round_: Round) -> Action:
+    """The play of exactly these cards (as the round's log or events name them)."""
     return Action.play([Card.from_id(i) for i in card_ids], round_.variant.name)
 
 
@@ -400,16 +391,17 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float | None) -> Dec
         face.append(Figure(bid, points, float(points > 0)))
     best = _best(figures, bids.index(policy.action))
     made = bids.index(moment.action)
+    seen = worlds  # the deals behind the best figure
     if best != made:
         # fresh worlds for the two moves compared: the best of many noisy figures is flattered
-        again, _ = _evaluate_bids(obs, view, rng, [bids[made], bids[best]], _confirm(budget))
+        again, seen = _evaluate_bids(obs, view, rng, [bids[made], bids[best]], _confirm(budget))
         figures[made], figures[best] = again
         if figures[made].points >= figures[best].points:
             best = made  # the second look found the move made as good
     if bids[best] == policy.action:
         reason = Reason(policy.reason, dict(policy.params))
     else:
-        reason = _search_reason(Estimate(None, 0.0, figures[best].win_chance, worlds))
+        reason = _search_reason(Estimate(None, 0.0, figures[best].win_chance, seen))
     return _judged(moment, figures, face, made, best, reason, worlds)
 
 
@@ -446,12 +438,13 @@ def _sample_deal(view: View, rng: random.Random) -> tuple[list[tuple[int, ...]],
         if s == view.seat:
             hands.append(tuple(view.hand))
             continue
-        hands.append(_counts_of_ranks(pool[:variant.hand_size]))
+        hands.append(_tally(pool[:variant.hand_size]))
         pool = pool[variant.hand_size:]
-    return hands, _counts_of_ranks(pool[:variant.bottom_size]), _counts_of_ranks(pool[variant.bottom_size:])
+    return hands, _tally(pool[:variant.bottom_size]), _tally(pool[variant.bottom_size:])
 
 
-def _counts_of_ranks(ranks: list[int]) -> tuple[int, ...]:
+def _tally(ranks: list[int]) -> tuple[int, ...]:
+    """Rank counts of a list of ranks."""
     counts = [0] * NUM_RANKS
     for r in ranks:
         counts[r] += 1
