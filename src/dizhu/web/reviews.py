@@ -76,16 +76,28 @@ class Reviews:
             if job.result is not None:
                 return 200, _body("done", number, job.result)
             return 202, _body("running", number, None, job)
-        found = await self._find(game_id, number)
-        if found is None:
-            if number == snap.round_number and snap.observation["phase"] != "over":
-                raise ApiError(409, "round_in_progress", "this round is not over yet: a round is reviewed "
-                               "once it is finished", number=number)
-            raise ApiError(404, "unknown_round", "this game has no finished round of that number", number=number)
+        if number == snap.round_number and snap.observation["phase"] != "over":
+            raise ApiError(409, "round_in_progress", "this round is not over yet: a round is reviewed "
+                           "once it is finished", number=number)
+        if number > snap.round_number:
+            raise _unknown_round(number)
         if not start:
             raise ApiError(404, "no_review", "this round's review was not asked for: POST to start it",
                            number=number)
-        return 202, _body("running", number, None, await self._start(key, found, client))
+        self._admit(client)  # before the rounds are read: asking costs, even for a round not kept
+        started = False  # then the job holds the client's place until it ends
+        try:
+            found = await self._find(game_id, number)
+            if found is None:
+                raise _unknown_round(number)
+            job = self._jobs.get(key)  # asked for by a request that came in meanwhile
+            if job is None:
+                job = await self._start(key, found, client)
+                started = True
+        finally:
+            if not started:
+                self._release(client)
+        return 202, _body("running", number, None, job)
 
     async def _find(self, game_id: str, number: int) -> tuple[int, dict[str, Any]] | None:
         """(index, stored round) of the finished round ``number``, newest first."""
@@ -94,7 +106,9 @@ class Reviews:
                 return item["index"], item
         return None
 
-    async def _start(self, key: tuple[str, int], found: tuple[int, dict[str, Any]], client: str) -> _Job:
+    def _admit(self, client: str) -> None:
+        """Take a place for a new review of ``client`` (:meth:`_release` gives it back),
+        or 429: as many computing already, or too many started lately."""
         limit = self.settings.client_reviews
         if limit > 0 and self._running[client] >= limit:
             raise ApiError(429, "too_busy", f"this address already has {limit} reviews being computed: "
@@ -104,15 +118,16 @@ class Reviews:
             seconds = max(1, int(wait + 0.999))
             raise ApiError(429, "too_many_reviews", f"too many reviews from this address: try again in {seconds} s",
                            headers={"Retry-After": str(seconds)}, retry_after=seconds)
+        self._running[client] += 1
+
+    async def _start(self, key: tuple[str, int], found: tuple[int, dict[str, Any]], client: str) -> _Job:
         index, item = found
         # Taken before the first wait, so that a second request meanwhile finds the job.
         job = self._jobs[key] = _Job(0)
-        self._running[client] += 1
         try:
             round_json, job.total = await asyncio.to_thread(_prepare, item)
         except BaseException:
             del self._jobs[key]
-            self._release(client)
             raise
         job.task = asyncio.create_task(self._run(key, job, index, round_json, client))
         return job
@@ -151,6 +166,10 @@ class Reviews:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _unknown_round(number: int) -> ApiError:
+    return ApiError(404, "unknown_round", "this game has no finished round of that number", number=number)
 
 
 def _prepare(item: dict[str, Any]) -> tuple[str, int]:
