@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import replace
 
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 from dizhu.analysis import replayed, review
 from dizhu.web import create_app
 from dizhu.web.botpool import BotRunner
+from dizhu.web.errors import ApiError
 
 from . import botfuncs
 from .support import auth, new_game
@@ -147,3 +149,24 @@ def test_a_failed_review_is_said_once_and_can_be_asked_for_again(review_settings
         response = client.get(f"/api/games/{game.id}/{path}", headers=game.headers)
         assert response.status_code == 404 and response.json()["error"]["code"] == "no_review"
         assert game.post(path).status_code == 202  # asked again: computed afresh
+
+
+def test_requests_at_once_start_one_job_and_hold_to_the_limit(review_settings, gate):
+    settings = replace(review_settings, client_reviews=1)
+    bots = BotRunner(0, None, 30.0, review_fn=botfuncs.gated_review_step)
+    with TestClient(create_app(settings, bots=bots)) as client:
+        games = [finished(client) for _ in range(2)]
+        service = client.app.state.service
+
+        async def ask(game, times):
+            number = game.view["round_number"]
+            calls = [service.review(game.id, game.token, number, "10.0.0.9", start=True) for _ in range(times)]
+            return await asyncio.gather(*calls, return_exceptions=True)
+
+        same = client.portal.call(ask, games[0], 5)
+        assert [r.status for r in same] == [202] * 5
+        assert len(service.reviews._jobs) == 1
+        other = client.portal.call(ask, games[1], 3)
+        assert all(isinstance(r, ApiError) and r.code == "too_busy" for r in other)
+        gate.set()
+        wait_done(games[0], games[0].view["round_number"])

@@ -85,18 +85,19 @@ class Reviews:
             raise ApiError(404, "no_review", "this round's review was not asked for: POST to start it",
                            number=number)
         self._admit(client)  # before the rounds are read: asking costs, even for a round not kept
-        started = False  # then the job holds the client's place until it ends
+        # In place before the first wait: a request meanwhile for this review finds it.
+        job = self._jobs[key] = _Job(0)
         try:
             found = await self._find(game_id, number)
             if found is None:
                 raise _unknown_round(number)
-            job = self._jobs.get(key)  # asked for by a request that came in meanwhile
-            if job is None:
-                job = await self._start(key, found, client)
-                started = True
-        finally:
-            if not started:
-                self._release(client)
+            index, item = found
+            round_json, job.total = await asyncio.to_thread(_prepare, item)
+        except BaseException:
+            del self._jobs[key]
+            self._release(client)
+            raise
+        job.task = asyncio.create_task(self._run(key, job, index, round_json, client))
         return 202, _body("running", number, None, job)
 
     async def _find(self, game_id: str, number: int) -> tuple[int, dict[str, Any]] | None:
@@ -119,18 +120,6 @@ class Reviews:
             raise ApiError(429, "too_many_reviews", f"too many reviews from this address: try again in {seconds} s",
                            headers={"Retry-After": str(seconds)}, retry_after=seconds)
         self._running[client] += 1
-
-    async def _start(self, key: tuple[str, int], found: tuple[int, dict[str, Any]], client: str) -> _Job:
-        index, item = found
-        # Taken before the first wait, so that a second request meanwhile finds the job.
-        job = self._jobs[key] = _Job(0)
-        try:
-            round_json, job.total = await asyncio.to_thread(_prepare, item)
-        except BaseException:
-            del self._jobs[key]
-            raise
-        job.task = asyncio.create_task(self._run(key, job, index, round_json, client))
-        return job
 
     def _release(self, client: str) -> None:
         self._running[client] -= 1
