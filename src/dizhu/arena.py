@@ -52,8 +52,12 @@ def _deck(variant: str, rng: random.Random) -> list:
 
 
 def play_deal(job: tuple) -> list[dict[str, Any]]:
-    """Play one deal twice (sides swapped); returns one record per game."""
-    a, b, variant, seed, index, bidding, budget = job
+    """Play one deal twice (sides swapped); returns one record per game.
+
+    With ``review`` set, A's decisions are reviewed (:mod:`dizhu.analysis`) at
+    ``review_budget`` and each record lists them under ``"review"``.
+    """
+    a, b, variant, seed, index, bidding, budget, review, review_budget = job
     v = get_variant(variant)
     rng = random.Random(f"{seed}|{index}")
     deck = _deck(variant, rng)
@@ -77,16 +81,56 @@ def play_deal(job: tuple) -> list[dict[str, Any]]:
             r.apply(seat, players[seat].decide(r.observation(seat)))
         res = r.result
         a_points = sum(res.points[s] for s in a_seats)
-        records.append(
-            {
-                "deal": index,
-                "a_landlord": res.landlord in a_seats,
-                "a_won": a_points > 0,
-                "a_points": a_points,
-                "multiplier": res.multiplier,
-            }
-        )
+        record: dict[str, Any] = {
+            "deal": index,
+            "a_landlord": res.landlord in a_seats,
+            "a_won": a_points > 0,
+            "a_points": a_points,
+            "multiplier": res.multiplier,
+        }
+        if review:
+            record["review"] = _reviewed(r, sorted(a_seats), review_budget)
+        records.append(record)
     return records
+
+
+def _reviewed(round_: Round, seats: list[int], budget: float | None) -> list[dict[str, Any]]:
+    """A's decisions in a finished game, each with its role, situation, loss and grade."""
+    from .analysis import review
+
+    found = []
+    for seat in seats:
+        role = "landlord" if seat == round_.landlord else "farmer"
+        for d in review(round_, seat, budget=budget).decisions:
+            found.append({"seat": seat, "role": role, "situation": d.situation, "loss": d.loss, "grade": d.grade,
+                          "made": d.made.action, "better": d.better})
+    return found
+
+
+def review_summary(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where A loses: by role and situation, the decisions, their mean loss (expected
+    points) and their grades; the loss per game; and the five costliest decisions."""
+    from .analysis import GRADES
+
+    groups: dict[str, list[dict[str, Any]]] = {}
+    worst = []
+    for game in records:
+        for d in game.get("review", []):
+            groups.setdefault(f"{d['role']} {d['situation']}", []).append(d)
+            worst.append({"deal": game["deal"], **d})
+    worst.sort(key=lambda d: -d["loss"])
+    games = max(1, sum(1 for g in records if "review" in g))
+    return {
+        "games": games,
+        "loss_per_game": sum(d["loss"] for ds in groups.values() for d in ds) / games,
+        "by_situation": {
+            name: {"decisions": len(ds), "mean_loss": sum(d["loss"] for d in ds) / len(ds),
+                   "loss_per_game": sum(d["loss"] for d in ds) / games,
+                   "grades": {g: sum(1 for d in ds if d["grade"] == g) for g in GRADES}}
+            for name, ds in sorted(groups.items(), key=lambda item: -sum(d["loss"] for d in item[1]))
+        },
+        "worst": worst[:5],
+    }
 
 
 @dataclass
@@ -113,7 +157,7 @@ class ArenaResult:
                 "adp": _mean_ci(points),
             }
 
-        return {
+        summary = {
             "a": self.a,
             "b": self.b,
             "variant": self.variant,
@@ -125,6 +169,9 @@ class ArenaResult:
             "a_as_landlord": stats([g for g in self.records if g["a_landlord"]]),
             "a_as_farmers": stats([g for g in self.records if not g["a_landlord"]]),
         }
+        if any("review" in g for g in self.records):
+            summary["review"] = review_summary(self.records)
+        return summary
 
 
 def _mean_ci(values: list[float]) -> dict[str, float]:
@@ -148,8 +195,13 @@ def run_arena(
     budget: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     ray: str | None = None,
+    review: bool = False,
+    review_budget: float | None = None,
 ) -> ArenaResult:
     """Play ``deals`` deals (each twice, sides swapped) between players ``a`` and ``b``.
+
+    With ``review``, every decision of A is reviewed too (seconds per game: use
+    a few dozen deals), and the summary says where A loses (``"review"``).
 
     With ``ray`` (``"auto"``, ``"HOST:PORT"`` or ``"local"``) the deals are played
     on a Ray cluster instead of local processes, with the same results
@@ -159,7 +211,7 @@ def run_arena(
         if name not in PLAYERS:
             raise ValueError(f"unknown player {name!r} (expected one of {', '.join(PLAYERS)})")
     get_variant(variant)
-    jobs = [(a, b, variant, seed, i, bidding, budget) for i in range(deals)]
+    jobs = [(a, b, variant, seed, i, bidding, budget, review, review_budget) for i in range(deals)]
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     records: list[dict[str, Any]] = []
@@ -189,13 +241,24 @@ def format_summary(s: dict[str, Any]) -> str:
         return (f"  {name:<14} games {part['games']:>6}   WP {wp['value']:.3f} [{wp['low']:.3f}, {wp['high']:.3f}]"
                 f"   ADP {adp['value']:+.3f} [{adp['low']:+.3f}, {adp['high']:+.3f}]")
 
-    return "\n".join([
+    lines = [
         f"{s['a']} (A) vs {s['b']} (B), {s['variant']}, {s['deals']} deals x 2, seed {s['seed']}, "
         f"{s['protocol']}, {s['elapsed_s']} s",
         line("overall", s["overall"]),
         line("A landlord", s["a_as_landlord"]),
         line("A farmers", s["a_as_farmers"]),
-    ])
+    ]
+    review = s.get("review")
+    if review:
+        lines.append(f"review of A: {review['loss_per_game']:.2f} expected points lost per game, where:")
+        for name, part in review["by_situation"].items():
+            grades = ", ".join(f"{g} {n}" for g, n in part["grades"].items())
+            lines.append(f"  {name:<16} {part['decisions']:>5} decisions, {part['loss_per_game']:.2f} a game "
+                         f"(mean {part['mean_loss']:.2f}): {grades}")
+        for d in review["worst"]:
+            lines.append(f"  worst: deal {d['deal']} seat {d['seat']} {d['made']!r} lost {d['loss']:.2f} "
+                         f"({d['grade']}), better {d['better']!r}")
+    return "\n".join(lines)
 
 
 def progress_bar(done: int, total: int, stream=sys.stderr, start=[None]) -> None:  # noqa: B006

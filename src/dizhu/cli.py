@@ -44,7 +44,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 #: ``dizhu serve`` options that set a setting of another name; the others share their setting's name.
 _SETTING_OF = {"create_limit": "create_per_minute", "hint_limit": "hint_per_minute",
-               "round_limit": "round_per_minute"}
+               "round_limit": "round_per_minute", "review_limit": "review_per_minute"}
 
 
 def serve_settings(args: argparse.Namespace) -> "Settings":
@@ -135,6 +135,11 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.add_argument("--round-limit", type=_non_negative, default=default("round_per_minute"),
                        metavar="PER_MINUTE", help="new rounds one client address may deal per minute, after a "
                        f"first {default('round_burst')} (default: %(default)s; 0: no limit)")
+    serve.add_argument("--review-limit", type=_non_negative, default=default("review_per_minute"),
+                       metavar="PER_MINUTE", help="post-round reviews one client address may start per minute, "
+                       f"after a first {default('review_burst')} (default: %(default)s; 0: no limit)")
+    serve.add_argument("--review-budget", type=_positive, default=None, metavar="SECONDS",
+                       help="the review's thinking per decision (default: the search's, docs/REVIEW.md)")
     serve.add_argument("--rounds-kept", type=_count, default=default("rounds_kept"), metavar="N",
                        help="finished rounds kept per game for replay; older ones are deleted, the totals "
                        "stay (default: %(default)s)")
@@ -232,7 +237,8 @@ def _arena(args: argparse.Namespace) -> int:
 
     result = run_arena(args.a, args.b, args.variant, deals=args.deals, seed=args.seed,
                        bidding=args.bidding, workers=args.workers, budget=args.budget,
-                       progress=None if args.quiet else progress_bar, ray=args.ray)
+                       progress=None if args.quiet else progress_bar, ray=args.ray,
+                       review=args.review, review_budget=args.review_budget)
     summary = result.summary()
     print(format_summary(summary))
     if args.json:
@@ -274,6 +280,11 @@ def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     arena.add_argument("--ray", default=None, metavar="ADDRESS",
                        help="play the deals on a Ray cluster: auto, HOST:PORT, or local "
                        "(a Ray instance on this machine); needs the ray extra")
+    arena.add_argument("--review", action="store_true",
+                       help="review every decision of A (docs/REVIEW.md) and summarise where A loses "
+                       "expected points; seconds a game, so use few deals")
+    arena.add_argument("--review-budget", type=float, default=None, metavar="SECONDS",
+                       help="the review's budget per decision (default: the search's)")
     arena.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(func=_arena)

@@ -39,7 +39,9 @@ def server(tmp_path_factory) -> Iterator[str]:
          "--workers", "1", "--no-access-log", "--log-level", "warning",
          # Every test's browser comes from this one address: the per-address limits on new games and
          # rounds would add up across the package (they are tested through the API).
-         "--create-limit", "0", "--round-limit", "0"],
+         "--create-limit", "0", "--round-limit", "0",
+         # Reviews at a small budget: the browser test checks the review's screens, not its depth.
+         "--review-limit", "0", "--review-budget", "0.02"],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
     )
     url = f"http://127.0.0.1:{port}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 from dizhu.web.worker import decide as real_decide
@@ -43,3 +44,20 @@ def leaky_decide(level, variant, seed, budget, observation, time_limit=None):
     if len(observation["legal_actions"]) > 1:
         time.sleep(0.12)
     return real_decide("normal", variant, seed, budget, observation)
+
+
+#: Opened by a test to let the gated review steps through (bots on threads only: workers=0).
+REVIEW_GATE = threading.Event()
+
+
+def gated_review_step(round_json, seat, index, budget):
+    """A review's decision that waits for REVIEW_GATE first (to catch the review in progress)."""
+    from dizhu.web.worker import review_step
+
+    if not REVIEW_GATE.wait(30):
+        raise TimeoutError("the test never opened the gate")
+    return review_step(round_json, seat, index, budget)
+
+
+def failing_review_step(round_json, seat, index, budget):
+    raise RuntimeError("the review is broken")

@@ -33,6 +33,22 @@ def test_create_load_and_wal(store, tmp_path):
     assert mode == "wal"
 
 
+def test_a_file_of_the_first_schema_opens_and_gains_the_reviews_table(tmp_path):
+    path = tmp_path / "games.sqlite"
+    s = SQLiteStore(path)
+    s.create(record())
+    s.close()
+    db = sqlite3.connect(path)  # as the first schema left it: no reviews table, version 1
+    db.execute("DROP TABLE reviews")
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    again = SQLiteStore(path)
+    assert again.load("g" * 22) == record() and again.review("g" * 22, 1, 0) is None
+    again.close()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
 def test_the_file_survives_reopening_and_a_newer_schema_is_refused(tmp_path):
     path = tmp_path / "games.sqlite"
     s = SQLiteStore(path, sync="normal")

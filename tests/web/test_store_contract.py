@@ -172,6 +172,26 @@ def test_only_the_newest_rounds_are_kept(store):
     assert store.rounds_page(GAME, 2, 50) == (kept[1:], 3)
 
 
+def test_reviews_are_kept_with_their_round_and_go_with_it(store):
+    store.rounds_kept = 2
+    store.create(record())
+    store.create(record("b" * 22, updated=5000.0))
+    store.save(record(version=2), 1, rounds=[{"number": 4}, {"number": 6}])
+    assert store.review(GAME, 4, 0) is None
+    store.save_review(GAME, 4, 0, 1, '{"a":1}')
+    store.save_review(GAME, 6, 0, 2, '{"b":2}')
+    store.save_review(GAME, 6, 0, 2, '{"b":3}')  # computed again: the newer copy stands
+    store.save_review(GAME, 9, 0, 7, '{"c":1}')  # no such round kept: nothing stored
+    store.save_review("b" * 22, 4, 0, 1, '{"d":1}')  # that game has no round 1
+    assert (store.review(GAME, 4, 0), store.review(GAME, 6, 0)) == ('{"a":1}', '{"b":3}')
+    assert store.review(GAME, 4, 1) is None and store.review(GAME, 9, 0) is None
+    assert store.review("b" * 22, 4, 0) is None
+    store.save(record(version=3), 2, rounds=[{"number": 7}])  # round 1 (number 4) is no longer kept
+    assert store.review(GAME, 4, 0) is None and store.review(GAME, 6, 0) == '{"b":3}'
+    assert store.prune(2000.0) == 1
+    assert store.review(GAME, 6, 0) is None
+
+
 def test_pending_games_and_retention(store):
     store.create(record("a" * 22, updated=100.0, pending=True))
     store.create(record("b" * 22, updated=300.0))

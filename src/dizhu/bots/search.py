@@ -43,7 +43,7 @@ from .reading import read_world
 from .styles import STYLES
 from .view import View
 
-__all__ = ["search_move", "evaluate", "ranked", "Estimate", "DEFAULT_BUDGET", "sample_world", "Sim"]
+__all__ = ["search_move", "evaluate", "play_out", "ranked", "Estimate", "DEFAULT_BUDGET", "sample_world", "Sim"]
 
 #: Seconds of thinking per decision by default (one core).
 DEFAULT_BUDGET = 0.3
@@ -247,19 +247,8 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
         for move in moves:
             if deadline is not None and time.monotonic() > deadline:
                 break
-            sim = root.copy()
-            winner = sim.apply(move)
-            if winner is not None:
-                value = sim.value(winner, me)
-            elif exact:
-                position = Position(view.variant, tuple(map(tuple, sim.hands)), sim.landlord, sim.to_act,
-                                    sim.last, sim.passes, tuple(sim.plays_made), sim.doublings, sim.handicap)
-                value = solver.value(position)  # points for the side to act, bombs and spring counted
-                value = value if same_side(sim.to_act, me, sim.landlord) else -value
-                steps += 1 + len(solver.table) // 4
-            else:
-                value, used = _rollout(sim, me, seats, random.Random(luck))
-                steps += used
+            value, used = play_out(view, root, move, exact, solver, seats, luck)
+            steps += used
             values.append(value)
         if len(values) < len(moves):
             break  # the deadline fell inside this world: it does not count
@@ -276,6 +265,26 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     if not worlds:
         return [Estimate(m, 0.0, 0.0, 0) for m in moves]
     return [Estimate(m, totals[i] / weights, wins[i] / weights, worlds) for i, m in enumerate(moves)]
+
+
+def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Solver,
+             seats: list, luck: int) -> tuple[float, int]:
+    """What ``move`` is worth to ``view``'s seat in the world ``root``, and the simulated
+    decisions it took: solved exactly when ``exact`` (``solver`` keeps its table across
+    the moves of one world), else played out with each seat's policy in ``seats``."""
+    me = view.seat
+    sim = root.copy()
+    winner = sim.apply(move)
+    if winner is not None:
+        return sim.value(winner, me), 1
+    if exact:
+        position = Position(view.variant, tuple(map(tuple, sim.hands)), sim.landlord, sim.to_act,
+                            sim.last, sim.passes, tuple(sim.plays_made), sim.doublings, sim.handicap)
+        before = len(solver.table)
+        value = solver.value(position)  # points for the side to act, bombs and spring counted
+        value = value if same_side(sim.to_act, me, sim.landlord) else -value
+        return value, 1 + (len(solver.table) - before) // 4
+    return _rollout(sim, me, seats, random.Random(luck))
 
 
 def _own(ctx: Ctx, rng: random.Random) -> Combo | None:

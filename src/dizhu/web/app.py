@@ -15,7 +15,7 @@ import mimetypes
 from pathlib import Path
 from typing import Annotated, Any, AsyncIterator, Optional
 
-from fastapi import Body, Depends, FastAPI, Header, Query, Request, Security
+from fastapi import Body, Depends, FastAPI, Header, Path as PathParam, Query, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
@@ -27,7 +27,7 @@ from .botpool import BotRunner
 from .errors import UI_ROUTE, ApiError, allowed_methods, install_handlers
 from .logs import log_failure
 from .middleware import BodyLimit, HeadAsGet, SafetyNet, SecurityHeaders
-from .schemas import Act, Check, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, Rounds
+from .schemas import Act, Check, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, ReviewAnswer, Rounds
 from .schemas import RoundsQuery, Step, Verdict, View, ViewQuery
 from .schemas import Settings as SettingsBody
 from .service import GameKey, GameService, Reply
@@ -80,6 +80,8 @@ def client_address(request: Request) -> str:
 
 #: The address every per-client limit and the fair queue of the computers go by.
 Client = Annotated[str, Depends(client_address)]
+#: A finished round, by its `number` (the view's `round_number` while it is on the table).
+RoundNumber = Annotated[int, PathParam(ge=1, le=2**31 - 1, description="The round's `number`.")]
 
 
 # The dependencies are coroutines so that they run on the event loop: FastAPI sends a plain
@@ -157,6 +159,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
             for job in jobs:
                 job.cancel()
             await asyncio.gather(*jobs, return_exceptions=True)
+            await service.reviews.close()
             runner.close()
             database.close()
 
@@ -256,6 +259,21 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         return _reply(await service.rounds(game, query.offset, query.limit, client, if_none_match))
 
     add_puzzle_routes(app)
+
+    _review_errors = {**_READ_ERRORS, **_errors(409, 429),
+                      503: {"model": ErrorBody, "description": "The review failed (`review_failed`): ask again."}}
+
+    @app.post("/api/games/{game_id}/rounds/{number}/review", response_model=ReviewAnswer, tags=["games"],
+              responses={**_review_errors, 202: {"model": ReviewAnswer, "description": "Being computed."}})
+    async def start_review(service: Service, game: Game, number: RoundNumber, client: Client) -> Response:
+        """Start the review of a finished round (docs/REVIEW.md), or say how far it has got."""
+        return _reply(await service.review(game, number, client, start=True))
+
+    @app.get("/api/games/{game_id}/rounds/{number}/review", response_model=ReviewAnswer, tags=["games"],
+             responses={**_review_errors, 202: {"model": ReviewAnswer, "description": "Being computed."}})
+    async def read_review(service: Service, game: Game, number: RoundNumber, client: Client) -> Response:
+        """The review of a finished round: its progress while computed, then the decisions graded."""
+        return _reply(await service.review(game, number, client))
 
     ui_files = _UIFiles(settings.static_dir)
 

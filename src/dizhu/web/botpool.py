@@ -7,7 +7,10 @@ never queue behind expensive ones:
 - the **deep** lane (``workers`` processes) runs the searching level
   (super-hard);
 - the **quick** lane (``quick_workers`` processes) runs the other levels,
-  the hints and the fallback moves, which take a millisecond or less.
+  the hints and the fallback moves, which take a millisecond or less;
+- the **review** lane (one process, started on its first job, at the lowest
+  priority) runs the post-round reviews, a decision a job: a review never
+  holds a worker that a player's move waits for.
 
 Inside a lane, waiting jobs are served round-robin by client address, so a
 client with fifty games waiting gets one worker at a time like everyone
@@ -40,6 +43,10 @@ from .logs import log_failure
 __all__ = ["BotRunner", "fallback_action", "DEEP_LEVELS", "WorkerDied"]
 
 log = logging.getLogger("dizhu.web.bots")
+
+#: Seconds one decision of a review may take, the review worker's start included: it runs at
+#: the lowest priority, so on a busy machine it gets the CPU last (a safety net, not a pace).
+REVIEW_STEP_TIMEOUT = 120.0
 
 #: Levels whose decisions search (hundreds of milliseconds): they get the deep lane.
 DEEP_LEVELS = frozenset({"super-hard"})
@@ -271,18 +278,21 @@ class BotRunner:
         quick_workers: int = 1,
         decide_fn: Callable[..., str] = worker.decide,
         suggest_fn: Callable[..., dict[str, Any]] = worker.suggest,
+        review_fn: Callable[..., Any] = worker.review_step,
     ) -> None:
         self.workers = workers
         self.budget = budget
         self.timeout = timeout
         self._decide_fn = decide_fn
         self._suggest_fn = suggest_fn
+        self._review_fn = review_fn
         threads = workers <= 0
         make: Callable[[str, int], _Slot] = _ThreadSlot if threads else _ProcessSlot
         deep = [make(f"dizhu-bot-deep-{i}", worker.WORKER_NICENESS["deep"]) for i in range(1 if threads else workers)]
         quick = [make(f"dizhu-bot-quick-{i}", worker.WORKER_NICENESS["quick"])
                  for i in range(1 if threads else max(1, quick_workers))]
-        self.lanes = {"deep": _Lane("deep", deep), "quick": _Lane("quick", quick)}
+        review = [make("dizhu-bot-review-0", worker.WORKER_NICENESS["review"])]
+        self.lanes = {"deep": _Lane("deep", deep), "quick": _Lane("quick", quick), "review": _Lane("review", review)}
 
     def lane(self, level: str) -> _Lane:
         return self.lanes["deep" if level in DEEP_LEVELS else "quick"]
@@ -290,8 +300,9 @@ class BotRunner:
     # ---- life cycle
 
     async def start(self) -> None:
-        """Start (and warm up) every worker now rather than on the first decision."""
-        await asyncio.gather(*(slot.start() for lane in self.lanes.values() for slot in lane.slots))
+        """Start (and warm up) the players' workers now rather than on the first decision
+        (the review's starts with the first review: many servers never need it)."""
+        await asyncio.gather(*(slot.start() for name in ("deep", "quick") for slot in self.lanes[name].slots))
 
     def close(self) -> None:
         for lane in self.lanes.values():
@@ -315,6 +326,13 @@ class BotRunner:
             log.error("bot decision failed (%s, level %s): %s; playing the fallback move",
                       variant, level, type(exc).__name__)
             return await asyncio.to_thread(fallback_action, variant, seed, observation), True
+
+    async def review_step(self, round_json: str, seat: int, index: int, budget: float | None,
+                          client: str = "") -> Any:
+        """One decision of a post-round review, in the review lane (fair between clients).
+        Failures are the caller's to handle."""
+        return await self.lanes["review"].run(client, self._review_fn, (round_json, seat, index, budget),
+                                              max(REVIEW_STEP_TIMEOUT, self.timeout))
 
     async def suggest(self, observation: dict[str, Any], level: str, client: str = "") -> dict[str, Any]:
         """The hint for the human's observation."""

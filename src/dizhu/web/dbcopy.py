@@ -27,8 +27,12 @@ TABLES: dict[str, tuple[str, ...]] = {
               "pending", "created_at", "updated_at"),
     "rounds": ("game_id", "seq", "match_no", "payload"),
     "requests": ("game_id", "request_id", "fingerprint", "since", "response", "created_at"),
+    "reviews": ("game_id", "number", "seat", "seq", "payload"),
 }
-_KEYS = {"games": "id", "rounds": "game_id, seq", "requests": "game_id, request_id"}
+_KEYS = {"games": "id", "rounds": "game_id, seq", "requests": "game_id, request_id",
+         "reviews": "game_id, number, seat"}
+#: Tables a database of an older schema may lack (read as empty).
+_LATER = {"reviews"}
 
 #: Rows fetched or written at a time: a large database is streamed, not loaded whole.
 CHUNK = 2000
@@ -69,6 +73,9 @@ def _rows(url: str, data_dir: Path) -> Iterator[tuple[str, Iterator[tuple]]]:
         with psycopg.connect(url) as conn:
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             for table, columns in TABLES.items():
+                if table in _LATER and conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0] is None:
+                    yield table, iter(())
+                    continue
                 with conn.cursor(name=f"dizhu_copy_{table}") as cursor:  # server side: streamed
                     cursor.itersize = CHUNK
                     cursor.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {_KEYS[table]}")
@@ -78,6 +85,10 @@ def _rows(url: str, data_dir: Path) -> Iterator[tuple[str, Iterator[tuple]]]:
     try:
         db.execute("BEGIN")  # one snapshot for every table
         for table, columns in TABLES.items():
+            if table in _LATER and not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                                                  (table,)).fetchone():
+                yield table, iter(())
+                continue
             cursor = db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {_KEYS[table]}")
             yield table, (_normal(table, row) for row in cursor)
         db.execute("COMMIT")

@@ -37,7 +37,8 @@ __all__ = ["PostgresStore", "AdvisoryClaims", "SharedCreationLimit", "open_pool"
 
 log = logging.getLogger("dizhu.web.store")
 
-SCHEMA_VERSION = 1
+#: 2 added the reviews table; a version-1 database gains it when prepared.
+SCHEMA_VERSION = 2
 
 #: Write requests remembered per game (as the SQLite store).
 REQUESTS_KEPT = 16
@@ -82,6 +83,14 @@ CREATE TABLE IF NOT EXISTS requests (
     response     TEXT,
     created_at   DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (game_id, request_id)
+);
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id   TEXT NOT NULL,
+    number    BIGINT NOT NULL,
+    seat      INTEGER NOT NULL,
+    seq       BIGINT NOT NULL,
+    payload   TEXT NOT NULL,
+    PRIMARY KEY (game_id, number, seat)
 );
 CREATE TABLE IF NOT EXISTS creation_buckets (
     client  TEXT PRIMARY KEY,
@@ -149,7 +158,7 @@ def prepare_schema(conn: psycopg.Connection) -> None:
         for statement in _SCHEMA.split(";"):
             conn.execute(statement)
         found = conn.execute("SELECT max(version) FROM dizhu_schema").fetchone()[0]
-        if found is None:
+        if found is None or found < SCHEMA_VERSION:
             conn.execute("INSERT INTO dizhu_schema (version) VALUES (%s)", (SCHEMA_VERSION,))
         elif found > SCHEMA_VERSION:
             raise RuntimeError(f"the database was written by a newer dizhu (schema {found})")
@@ -264,6 +273,10 @@ class PostgresStore:
                         "DELETE FROM rounds WHERE game_id = %s AND seq <= "
                         "(SELECT MAX(seq) FROM rounds WHERE game_id = %s) - %s",
                         (record.game_id, record.game_id, self.rounds_kept))
+                    conn.execute(
+                        "DELETE FROM reviews WHERE game_id = %s AND seq <= "
+                        "(SELECT MAX(seq) FROM rounds WHERE game_id = %s) - %s",
+                        (record.game_id, record.game_id, self.rounds_kept))
             if request is not None:
                 self._put_request(conn, record.game_id, request)
         return True
@@ -321,6 +334,22 @@ class PostgresStore:
         return _page([row[1:] for row in rows if row[3] is not None], max_bytes), total
 
     @_read_again_once
+    def review(self, game_id: str, number: int, seat: int) -> str | None:
+        with self._conn() as conn:
+            row = conn.execute("SELECT payload FROM reviews WHERE game_id = %s AND number = %s AND seat = %s",
+                               (game_id, number, seat)).fetchone()
+        return None if row is None else row[0]
+
+    def save_review(self, game_id: str, number: int, seat: int, seq: int, payload: str) -> None:
+        with self._tx() as conn:
+            # Kept only while its round is (see the SQLite store).
+            conn.execute(
+                "INSERT INTO reviews (game_id, number, seat, seq, payload) "
+                "SELECT %s, %s, %s, %s, %s WHERE EXISTS (SELECT 1 FROM rounds WHERE game_id = %s AND seq = %s) "
+                "ON CONFLICT (game_id, number, seat) DO UPDATE SET payload = EXCLUDED.payload",
+                (game_id, number, seat, seq, payload, game_id, seq))
+
+    @_read_again_once
     def pending_games(self) -> list[str]:
         """Games where a computer is to act and no host holds the game's claim
         (a live host is finishing those itself)."""
@@ -338,6 +367,7 @@ class PostgresStore:
             old = "SELECT id FROM games WHERE updated_at < %s"
             conn.execute(f"DELETE FROM rounds WHERE game_id IN ({old})", (before,))
             conn.execute(f"DELETE FROM requests WHERE game_id IN ({old})", (before,))
+            conn.execute(f"DELETE FROM reviews WHERE game_id IN ({old})", (before,))
             removed = conn.execute("DELETE FROM games WHERE updated_at < %s", (before,)).rowcount
             conn.execute(f"DELETE FROM creation_buckets WHERE at < {_DB_NOW} - %s", (BUCKET_IDLE_SECONDS,))
         return removed

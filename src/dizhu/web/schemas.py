@@ -223,6 +223,54 @@ class Hint(HintChoice):
     alternatives: list[HintChoice] = Field(description="Ranked suggestions, best first; the first is the hint itself.")
 
 
+class ReviewFigure(BaseModel):
+    action: str
+    points: float = Field(description="Expected points for the human, as the settlement counts them.")
+    win_chance: float
+
+
+class ReviewDecision(BaseModel):
+    index: int
+    event: int = Field(description="Index in the round's `events` of the move made.")
+    phase: Literal["bidding", "playing"]
+    situation: Literal["bid", "lead", "reply"]
+    made: ReviewFigure
+    best: ReviewFigure
+    face_up_made: ReviewFigure = Field(description="The move made, played out with every card face up.")
+    face_up_best: ReviewFigure = Field(description="The best of the same moves with every card face up.")
+    loss: float
+    grade: Literal["good", "inaccuracy", "mistake", "blunder"]
+    better: Optional[str]
+    reason: HintReason
+    worlds: int
+    candidates: int
+
+
+class RoundReview(BaseModel):
+    variant: str
+    seat: int
+    landlord: int
+    points: int
+    budget: float
+    seed: str
+    thresholds: dict[str, float]
+    counts: dict[str, int]
+    total_loss: float
+    decisions: list[ReviewDecision]
+
+
+class ReviewProgress(BaseModel):
+    done: int
+    total: int
+
+
+class ReviewAnswer(BaseModel):
+    status: Literal["running", "done"]
+    number: int
+    progress: ReviewProgress
+    review: Optional[RoundReview] = Field(description="Null while running.")
+
+
 class FinishedRound(BaseModel):
     match: int = Field(description="Which match of this game (1 first; new-match adds one).")
     index: int = Field(description="Its place among the game's finished rounds (1 first, never reused); "

@@ -41,6 +41,7 @@ from .errors import ApiError, engine_error, json_bytes
 from .logs import log_failure
 from .pacing import PACES
 from .ratelimit import TokenBuckets
+from .reviews import Reviews
 from .schemas import ROUNDS_PAGE, Act, Check, CreateGame, Step
 from .settings import Settings
 from .store import AsyncStore, GameRecord, RequestEntry
@@ -136,6 +137,7 @@ class GameService:
         self._hint_limit = TokenBuckets(settings.hint_per_minute, settings.hint_burst)
         self._round_limit = TokenBuckets(settings.round_per_minute, settings.round_burst)
         self._read_limit = TokenBuckets(settings.read_per_minute, settings.read_burst)
+        self.reviews = Reviews(settings, store, bots)
 
     @contextlib.contextmanager
     def _admit(self, client: str) -> Iterator[None]:
@@ -417,6 +419,14 @@ class GameService:
         if if_none_match is not None and etag in [tag.strip() for tag in if_none_match.split(",")]:
             return Reply(b"", status=304, headers=headers)
         return Reply(body, headers=headers)
+
+    async def review(self, game: GameKey, number: int, client: str = "", *, start: bool = False) -> Reply:
+        """The review of finished round ``number`` for the human (reviews.py): started
+        when ``start``, else only read."""
+        record, session = await self._open(game)
+        status, body = await self.reviews.answer(game.game_id, number, self._snapshot(session, record), client,
+                                                 start=start)
+        return Reply(body, status=status, headers={} if status == 200 else {"Retry-After": "1"})
 
     async def set_language(self, game: GameKey, language: str) -> Reply:
         record, session = await self._open(game)

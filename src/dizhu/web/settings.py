@@ -89,6 +89,13 @@ class Settings:
     #: ``round_burst`` at once, then ``round_per_minute``.
     round_per_minute: float = 6.0
     round_burst: int = 20
+    #: Post-round reviews: computed at once per client address, new ones one client
+    #: may ask for (``review_burst`` at once, then ``review_per_minute``), and the
+    #: evaluator's budget per decision (None: the search's default).
+    client_reviews: int = 1
+    review_per_minute: float = 4.0
+    review_burst: int = 10
+    review_budget: float | None = None
     #: Finished rounds kept per game (older ones are deleted; totals are kept).
     rounds_kept: int = 200
     #: Bytes of finished rounds in one answer of GET .../rounds, and per client address:

@@ -17,7 +17,8 @@ from .store import GameRecord, RequestEntry
 
 __all__ = ["SQLiteStore", "SCHEMA_VERSION"]
 
-SCHEMA_VERSION = 1
+#: 2 added the reviews table; a version-1 file gains it when opened.
+SCHEMA_VERSION = 2
 
 #: Pages of write-ahead log after which a commit checkpoints by itself.
 WAL_PAGES_BEFORE_SELF_CHECKPOINT = 10_000
@@ -58,6 +59,14 @@ CREATE TABLE IF NOT EXISTS requests (
     response     TEXT,
     created_at   REAL NOT NULL,
     PRIMARY KEY (game_id, request_id)
+);
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id   TEXT NOT NULL,
+    number    INTEGER NOT NULL,
+    seat      INTEGER NOT NULL,
+    seq       INTEGER NOT NULL,
+    payload   TEXT NOT NULL,
+    PRIMARY KEY (game_id, number, seat)
 );
 """
 
@@ -173,6 +182,8 @@ class SQLiteStore:
                     # Bounded storage per game: the oldest rounds go (the match's totals live in its state).
                     db.execute("DELETE FROM rounds WHERE game_id = ? AND seq <= ?",
                                (record.game_id, last + len(rounds) - self.rounds_kept))
+                    db.execute("DELETE FROM reviews WHERE game_id = ? AND seq <= ?",
+                               (record.game_id, last + len(rounds) - self.rounds_kept))
             if request is not None:
                 self._put_request(record.game_id, request)
         return True
@@ -232,6 +243,19 @@ class SQLiteStore:
                                      (game_id,)).fetchone()[0]
             return self.rounds(game_id, offset, limit, max_bytes), total
 
+    def review(self, game_id: str, number: int, seat: int) -> str | None:
+        row = self._db.execute("SELECT payload FROM reviews WHERE game_id = ? AND number = ? AND seat = ?",
+                               (game_id, number, seat)).fetchone()
+        return None if row is None else row[0]
+
+    def save_review(self, game_id: str, number: int, seat: int, seq: int, payload: str) -> None:
+        with self._transaction():
+            # Kept only while its round is: a round already gone (or a game deleted) takes none.
+            self._db.execute(
+                "INSERT OR REPLACE INTO reviews (game_id, number, seat, seq, payload) "
+                "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM rounds WHERE game_id = ? AND seq = ?)",
+                (game_id, number, seat, seq, payload, game_id, seq))
+
     def pending_games(self) -> list[str]:
         return [row[0] for row in self._db.execute("SELECT id FROM games WHERE pending = 1")]
 
@@ -241,6 +265,7 @@ class SQLiteStore:
             old = "SELECT id FROM games WHERE updated_at < ?"
             db.execute(f"DELETE FROM rounds WHERE game_id IN ({old})", (before,))
             db.execute(f"DELETE FROM requests WHERE game_id IN ({old})", (before,))
+            db.execute(f"DELETE FROM reviews WHERE game_id IN ({old})", (before,))
             return db.execute("DELETE FROM games WHERE updated_at < ?", (before,)).rowcount
 
     def maintain(self) -> None:

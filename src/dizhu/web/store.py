@@ -108,6 +108,13 @@ class GameStore(Protocol):
                     max_bytes: int | None = None) -> tuple[list[dict[str, Any]], int]:
         """:meth:`rounds` and how many rounds have finished in all, kept or not (one read)."""
 
+    def review(self, game_id: str, number: int, seat: int) -> str | None:
+        """The stored review (JSON text) of round ``number`` for ``seat``, or None."""
+
+    def save_review(self, game_id: str, number: int, seat: int, seq: int, payload: str) -> None:
+        """Keep a review of the finished round stored at ``seq`` (its ``index``); it goes
+        with its round (pruned or past ``rounds_kept``), and none is kept if the round is gone."""
+
     def pending_games(self) -> list[str]:
         """Games where a computer is to act (to resume after a restart)."""
 
@@ -240,6 +247,12 @@ class AsyncStore:
     async def rounds_page(self, game_id: str, offset: int, limit: int,
                           max_bytes: int | None = None) -> tuple[list[dict[str, Any]], int]:
         return await self._read_bulk("rounds_page", game_id, offset, limit, max_bytes)
+
+    async def review(self, game_id: str, number: int, seat: int) -> str | None:
+        return await self._read_bulk("review", game_id, number, seat)
+
+    async def save_review(self, game_id: str, number: int, seat: int, seq: int, payload: str) -> None:
+        await self._write("save_review", game_id, number, seat, seq, payload)
 
     async def pending_games(self) -> list[str]:
         return await self._read("pending_games")

@@ -12,17 +12,19 @@ import threading
 import time
 from typing import Any
 
+from .. import analysis
 from ..bots import create, hint
 from ..bots.advice import HINT_BUDGET
 from ..game import Round
 
-__all__ = ["init_worker", "warm", "serve", "decide", "suggest"]
+__all__ = ["init_worker", "warm", "serve", "decide", "suggest", "review_step"]
 
 
 #: Workers run at a lower priority than the server: when the CPUs are busy, answering a
 #: request (milliseconds) goes before a bot's search (a budget of up to a second), and a
-#: quick decision (normal, intermediate, a hint) goes before a search too.
-WORKER_NICENESS = {"quick": 5, "deep": 15}
+#: quick decision (normal, intermediate, a hint) goes before a search too, and a
+#: post-round review goes after everything a player is waiting for.
+WORKER_NICENESS = {"quick": 5, "deep": 15, "review": 19}
 #: Suggestions a hint carries (the table cycles through them on repeated presses).
 HINT_ALTERNATIVES = 3
 
@@ -97,3 +99,10 @@ def suggest(observation: dict[str, Any], level: str, budget: float | None) -> di
     a smaller budget for the site's computers lowers it too."""
     budget = HINT_BUDGET if budget is None else min(budget, HINT_BUDGET)
     return hint(observation, level=level, budget=budget, n=HINT_ALTERNATIVES)
+
+
+def review_step(round_json: str, seat: int, index: int, budget: float | None) -> "analysis.DecisionReview":
+    """One decision of a finished round's review (the server asks for them one by one,
+    so a review takes turns with everyone's moves and reports its progress)."""
+    moment = analysis.moments(Round.from_json(round_json), seat)[index]
+    return analysis.review_moment(moment, budget)

@@ -115,6 +115,11 @@ export class GameApi {
     return call('POST', this.path('/check'), { body: { action, cards }, token: this.token });
   }
 
+  /** A finished round's review: `start` asks for it, else it is only read ({status, progress, review}). */
+  review(number, start) {
+    return call(start ? 'POST' : 'GET', this.path(`/rounds/${number}/review`), { token: this.token });
+  }
+
   setLanguage(language) {
     return call('PATCH', this.path(), { body: { language }, token: this.token });
   }

@@ -10,6 +10,7 @@ import { HandView } from './hand.js';
 import { Controls } from './controls.js';
 import { Game } from './game.js';
 import { Replay } from './replay.js';
+import { ReviewPanel } from './review.js';
 import { renderSettlement } from './settlement.js';
 import { renderRules } from './rules.js';
 import { levelName, reasonParts } from './format.js';
@@ -20,6 +21,7 @@ let game;
 let hand;
 let controls;
 let replay;
+let review;
 let replayLevel = null; // the level chosen for replaying a deal, while the results stay open
 
 // ---- screens, dialogs, toasts
@@ -227,6 +229,10 @@ function showSettlement() {
         dialog.close();
         replay.show(game.variant, game.events);
       },
+      review: () => {
+        dialog.close();
+        review.open({ api: game.api, variant: game.variant, events: game.events, number: game.view.round_number });
+      },
       close: () => dialog.close(),
       anotherRound: async () => {
         dialog.close();
@@ -407,6 +413,7 @@ async function boot() {
     onLost: gameLost,
   });
   replay = new Replay({ onClose: () => $('menu-btn').focus() });
+  review = new ReviewPanel(replay);
   wireMenu();
 
   onLanguageChange(() => {

@@ -52,6 +52,7 @@ export class Replay {
   close() {
     this.el.hidden = true;
     document.body.classList.remove('replaying');
+    this.el.dispatchEvent(new CustomEvent('replay-close'));
     this.onClose();
   }
 
@@ -85,5 +86,6 @@ export class Replay {
     $('replay-step').textContent = t('replay.step', { i: this.step + 1, n: this.events.length });
     $('replay-first').disabled = $('replay-prev').disabled = this.step === 0;
     $('replay-next').disabled = $('replay-last').disabled = this.step === this.events.length - 1;
+    this.el.dispatchEvent(new CustomEvent('replay-step', { detail: this.step })); // the review follows
   }
 }

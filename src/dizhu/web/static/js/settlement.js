@@ -40,7 +40,7 @@ export function breakdownLines(result, variant) {
 
 /**
  * Fill `body`. handlers: replay(), close(), anotherRound(), newMatch(),
- * replayDeal(level).
+ * replayDeal(level), and review() if the round can be reviewed.
  */
 export function renderSettlement(body, { view, result, handlers, replayLevel = null }) {
   const variant = view.variant;
@@ -87,6 +87,7 @@ export function renderSettlement(body, { view, result, handlers, replayLevel = n
     view.target ? h('p', { class: 'target', text: t('settle.target', { n: view.target }) }) : null,
     h('div', { class: 'row buttons' },
       h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay' }, text: t('settle.replay'), on: { click: handlers.replay } }),
+      handlers.review ? h('button', { type: 'button', class: 'btn', dataset: { ctl: 'review' }, text: t('review.open'), on: { click: handlers.review } }) : null,
       h('button', { type: 'button', class: 'btn', dataset: { ctl: 'view-table' }, text: t('settle.view_table'), on: { click: handlers.close } }),
       h('button', { type: 'button', class: 'btn', dataset: { ctl: 'new-match' }, text: t('menu.new_match'), on: { click: handlers.newMatch } }),
       matchOver ? null : h('button', { type: 'button', class: 'btn primary', dataset: { ctl: 'another-round' }, text: t('settle.another_round'), on: { click: handlers.anotherRound } })),

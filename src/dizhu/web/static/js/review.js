@@ -1,0 +1,187 @@
+// The post-round review (docs/REVIEW.md): the replay of the round, with the
+// human's decisions marked on a timeline by grade and, at each one, what the
+// move made was worth against the best move found, why, and what was best with
+// every card face up. The server computes it; this module asks for it, shows
+// the progress, and follows the replay's steps.
+
+import { h, replace } from './dom.js';
+import { lastDealIndex } from './tablestate.js';
+import { actionLabel, hintParts } from './format.js';
+import { language, t } from './i18n.js';
+
+const GRADES = ['good', 'inaccuracy', 'mistake', 'blunder'];
+const POLL_MS = 600;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class ReviewPanel {
+  /** `replay`: the Replay whose steps the review follows (it tells of them by events). */
+  constructor(replay) {
+    this.replay = replay;
+    this.panel = null;
+    this.opening = null;
+    replay.el.addEventListener('replay-step', () => this.render());
+    replay.el.addEventListener('replay-close', () => this.detach());
+    replay.el.addEventListener('keydown', (e) => {
+      // [ and ] jump between decisions; the replay's own keys step through every event.
+      if (!this.review || (e.key !== '[' && e.key !== ']')) return;
+      e.preventDefault();
+      this.jump(e.key === ']' ? 1 : -1);
+    });
+  }
+
+  /** Open the replay of a finished round with its review: `number` is the round's number. */
+  async open({ api, variant, events, number }) {
+    const opening = {};
+    this.opening = opening; // a late answer for an earlier opening is dropped
+    Object.assign(this, { api, events, number, review: null, progress: null, error: null });
+    this.offset = lastDealIndex(events);
+    this.panel = h('section', { class: 'review-panel', id: 'review', aria: { labelledby: 'review-title' } });
+    this.replay.el.insertBefore(this.panel, this.replay.el.querySelector('.replay-nav'));
+    this.replay.el.classList.add('reviewing');
+    this.setState('loading');
+    this.replay.show(variant, events);
+    try {
+      let answer = await api.review(number, true);
+      while (answer.status !== 'done') {
+        if (this.opening !== opening) return;
+        this.progress = answer.progress;
+        this.render();
+        await sleep(POLL_MS);
+        answer = await api.review(number, false);
+      }
+      if (this.opening !== opening) return;
+      this.review = answer.review;
+      this.setState('done');
+      const first = this.review.decisions[0];
+      if (first && this.replay.step === 0) this.replay.go(first.event - this.offset);
+      else this.render();
+    } catch (err) {
+      if (this.opening !== opening) return;
+      this.error = err;
+      this.setState('error');
+      this.render();
+    }
+  }
+
+  setState(state) {
+    this.replay.el.dataset.review = state;
+  }
+
+  detach() {
+    this.opening = null;
+    if (this.panel) this.panel.remove();
+    this.panel = null;
+    this.review = null;
+    this.replay.el.classList.remove('reviewing');
+    delete this.replay.el.dataset.review;
+  }
+
+  /** The decision shown at the replay's step (its index), or -1. */
+  current() {
+    if (!this.review) return -1;
+    return this.review.decisions.findIndex((d) => d.event - this.offset === this.replay.step);
+  }
+
+  goTo(index) {
+    const d = this.review.decisions[index];
+    if (d) this.replay.go(d.event - this.offset);
+  }
+
+  jump(direction) {
+    const target = this.jumpTarget(direction);
+    if (target !== undefined) this.replay.go(target);
+  }
+
+  render() {
+    if (!this.panel) return;
+    // The panel is drawn anew at each step: keep the keyboard focus on the same control.
+    const focused = this.panel.contains(document.activeElement) ? document.activeElement : null;
+    const again = focused && (focused.dataset.decision !== undefined ? `[data-decision="${focused.dataset.decision}"]`
+      : focused.dataset.ctl ? `[data-ctl="${focused.dataset.ctl}"]` : null);
+    this.draw();
+    const target = again && this.panel.querySelector(again);
+    if (target && !target.disabled) target.focus();
+    else if (focused) this.replay.el.querySelector('#replay-next').focus();
+  }
+
+  draw() {
+    const title = h('h3', { id: 'review-title', text: t('review.title') });
+    if (this.error) {
+      const limited = this.error.status === 429;
+      replace(this.panel, title, h('p', { class: 'review-status', role: 'status', text: t(limited ? 'review.limited' : 'review.failed') }));
+      return;
+    }
+    if (!this.review) {
+      const { done = 0, total = 0 } = this.progress || {};
+      replace(this.panel, title,
+        h('p', { class: 'review-status', role: 'status', text: t('review.working', { done, total }) }),
+        h('progress', { class: 'review-progress', max: String(Math.max(1, total)), value: String(done), aria: { label: t('review.title') } }));
+      return;
+    }
+    const decisions = this.review.decisions;
+    if (!decisions.length) {
+      replace(this.panel, title, h('p', { class: 'review-status', text: t('review.none') }));
+      return;
+    }
+    const at = this.current();
+    const counts = this.review.counts;
+    replace(this.panel, title,
+      h('p', { class: 'review-counts' }, GRADES.map((g) => h('span', { class: `review-chip grade-${g}`, text: `${t(`review.grade.${g}`)} ${counts[g]}` }))),
+      h('div', { class: 'review-line' },
+        h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-prev' }, aria: { label: t('review.prev') }, text: '‹', disabled: this.jumpTarget(-1) === undefined, on: { click: () => this.jump(-1) } }),
+        h('ol', { class: 'review-timeline', aria: { label: t('review.timeline') } },
+          decisions.map((d, i) => h('li', {},
+            h('button', {
+              type: 'button',
+              class: `review-mark grade-${d.grade}${i === at ? ' current' : ''}`,
+              dataset: { decision: String(i), grade: d.grade },
+              aria: { label: t('review.mark', { i: i + 1, grade: t(`review.grade.${d.grade}`) }), current: i === at ? 'step' : null },
+              text: String(i + 1),
+              on: { click: () => this.goTo(i) },
+            })))),
+        h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-next' }, aria: { label: t('review.next') }, text: '›', disabled: this.jumpTarget(1) === undefined, on: { click: () => this.jump(1) } })),
+      at >= 0 ? this.detail(decisions[at]) : h('p', { class: 'review-hint', text: t('review.pick') }));
+  }
+
+  /** The replay step of the next (1) or previous (-1) decision from here, if any. */
+  jumpTarget(direction) {
+    const steps = this.review.decisions.map((d) => d.event - this.offset);
+    const here = this.replay.step;
+    return direction > 0 ? steps.find((s) => s > here) : [...steps].reverse().find((s) => s < here);
+  }
+
+  /** What one decision was worth, the better move and why, and the face-up figure. */
+  detail(d) {
+    const label = (action) => actionLabel(action, { phase: d.phase, called: this.called(d) });
+    const figure = (f) => t('review.figure', { points: signed(f.points), chance: Math.round(100 * f.win_chance) });
+    const thresholds = this.review.thresholds;
+    return h('div', { class: 'review-detail', aria: { live: 'polite' } },
+      h('p', { class: `review-grade grade-${d.grade}` },
+        h('b', { text: t(`review.grade.${d.grade}`) }),
+        d.loss > 0 ? ` ${t('review.loss', { loss: plain(d.loss) })}` : null),
+      h('p', {}, h('span', { class: 'review-label', text: t('review.made') }), ' ', h('b', { text: label(d.made.action) }), ` — ${figure(d.made)}`),
+      d.better ? h('p', {}, h('span', { class: 'review-label', text: t('review.best') }), ' ', h('b', { text: label(d.best.action) }), ` — ${figure(d.best)}`) : null,
+      h('p', { class: 'review-why' }, h('span', { class: 'review-label', text: t('review.why') }), ' ', hintParts(d.reason.key, d.reason.params)),
+      h('p', { class: 'review-faceup' },
+        h('span', { class: 'review-label', text: t('review.face_up') }), ' ', h('b', { text: label(d.face_up_best.action) }),
+        ` — ${t('review.face_up_points', { points: signed(d.face_up_best.points) })}`),
+      h('details', { class: 'review-about' },
+        h('summary', { text: t('review.about') }),
+        h('p', { text: t('review.about_text', { inaccuracy: plain(thresholds.inaccuracy), mistake: plain(thresholds.mistake), blunder: plain(thresholds.blunder) }) })));
+  }
+
+  /** Duel bidding: whether someone had called before this decision (a pass is then "no rob"). */
+  called(d) {
+    let called = false;
+    for (const ev of this.events.slice(this.offset, d.event)) if (ev.type === 'bid' && ev.action === 'call') called = true;
+    return called;
+  }
+}
+
+function signed(x) {
+  return new Intl.NumberFormat(language(), { signDisplay: 'exceptZero', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
+}
+
+function plain(x) {
+  return new Intl.NumberFormat(language(), { maximumFractionDigits: 2 }).format(x);
+}

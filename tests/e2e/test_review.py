@@ -1,0 +1,67 @@
+"""The post-round review through the UI: a round played to the end, then "Review"."""
+
+from __future__ import annotations
+
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+
+REVIEW_TIMEOUT = 120_000  # the server reviews each decision at the search's default budget
+
+
+def open_review(table):
+    """Press "Review" on the settlement sheet and wait for the review."""
+    table.page.click("[data-ctl=review]")
+    table.wait("#replay:not([hidden]) #review")
+    # While the server works, a progress bar and a status line say how far it has got.
+    table.wait("#review progress, #replay[data-review=done]")
+    table.wait("#replay[data-review=done]", timeout=REVIEW_TIMEOUT)
+
+
+def test_a_round_is_reviewed_with_marks_on_a_timeline_and_steps_by_keyboard(make_table):
+    table = make_table(DESKTOP).open()
+    en = translations("en")
+    table.start("classic", "normal")
+    table.play_round("classic")
+    open_review(table)
+    marks = table.page.locator("#review .review-mark")
+    count = marks.count()
+    assert count >= 1
+    grades = table.page.eval_on_selector_all("#review .review-mark", "els => els.map(e => e.dataset.grade)")
+    assert set(grades) <= {"good", "inaccuracy", "mistake", "blunder"}
+    counts = table.text("#review .review-counts")
+    for grade in ("good", "inaccuracy", "mistake", "blunder"):
+        assert f"{en[f'review.grade.{grade}']} {grades.count(grade)}" in counts
+    # The replay opened on the first decision: it is marked as the current one, and explained.
+    assert marks.nth(0).get_attribute("aria-current") == "step"
+    assert "Decision 1:" in marks.nth(0).get_attribute("aria-label")
+    detail = table.text("#review .review-detail")
+    assert en["review.made"] in detail and en["review.face_up"] in detail and "% to win" in detail
+    table.shot("desktop-en-review")
+    if count > 1:
+        # ] jumps to the next decision, and the replay's step moves with it.
+        step = table.text("#replay-step")
+        table.page.keyboard.press("]")
+        table.wait("#review .review-mark.current[data-decision='1']")
+        assert table.text("#replay-step") != step
+        marks.nth(0).focus()
+        table.page.keyboard.press("Enter")
+        table.wait("#review .review-mark.current[data-decision='0']")
+    # Escape closes the replay and the review with it; a second view is answered at once.
+    table.page.keyboard.press("Escape")
+    assert table.page.locator("#review").count() == 0
+    table.page.click("#menu-btn")
+    table.page.click("#menu-results")
+    table.page.click("[data-ctl=review]")
+    table.wait("#replay[data-review=done]", timeout=5_000)
+
+
+def test_the_review_in_japanese_on_a_phone(make_table):
+    table = make_table(PHONE_PORTRAIT, locale="ja-JP").open()
+    ja = translations("ja")
+    table.start("duel", "normal")
+    table.play_round("duel")
+    assert table.text("[data-ctl=review]") == ja["review.open"]
+    open_review(table)
+    assert table.text("#review-title") == ja["review.title"]
+    panel = table.page.locator("#review").bounding_box()
+    assert panel["width"] <= PHONE_PORTRAIT["width"]
+    table.shot("phone-ja-review")
