@@ -123,7 +123,7 @@ def test_super_hard_counts_points_in_its_exact_endgame():
     obs = {
         "variant": "classic", "seat": 0, "players": 3, "phase": "playing", "to_act": 0,
         "hand": format_counts(hand), "cards_left": [5, 1, 1], "landlord": 0, "bottom": None,
-        "history": [], "played": format_counts(played), "trick": {"last": None, "passes": 0},
+        "history": [], "bids": [], "played": format_counts(played), "trick": {"last": None, "passes": 0},
         "plays_made": [1, 0, 0], "multiplier": {"bombs": 0, "rockets": 0}, "handicap": None,
         "legal_actions": [f"play {m}" for m in dizhu.legal_moves("3333 2")],
     }

@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dizhu.analysis import replayed, review
+from dizhu.web.service import GameKey
 from dizhu.web import create_app
 from dizhu.web.botpool import BotRunner
 from dizhu.web.errors import ApiError
@@ -160,7 +161,7 @@ def test_requests_at_once_start_one_job_and_hold_to_the_limit(review_settings, g
 
         async def ask(game, times):
             number = game.view["round_number"]
-            calls = [service.review(game.id, game.token, number, "10.0.0.9", start=True) for _ in range(times)]
+            calls = [service.review(GameKey(game.id, game.token), number, "10.0.0.9", start=True) for _ in range(times)]
             return await asyncio.gather(*calls, return_exceptions=True)
 
         same = client.portal.call(ask, games[0], 5)

@@ -244,6 +244,10 @@ class AsyncStore:
     async def set_language(self, game_id: str, language: str, now: float) -> None:
         await self._write("set_language", game_id, language, now)
 
+    async def rounds(self, game_id: str, offset: int = 0, limit: int | None = None,
+                     max_bytes: int | None = None) -> list[dict[str, Any]]:
+        return await self._read_bulk("rounds", game_id, offset, limit, max_bytes)
+
     async def rounds_page(self, game_id: str, offset: int, limit: int,
                           max_bytes: int | None = None) -> tuple[list[dict[str, Any]], int]:
         return await self._read_bulk("rounds_page", game_id, offset, limit, max_bytes)
