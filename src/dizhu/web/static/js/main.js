@@ -2,7 +2,7 @@
 // and resumes a saved game (a reload, a rotation or a reopened tab lands back
 // on the same table).
 
-import { $, h, replace } from './dom.js';
+import { $, h, replace, choices } from './dom.js';
 import { GameApi, ApiError } from './api.js';
 import { LANGUAGES, detectLanguage, setLanguage, language, onLanguageChange, t } from './i18n.js';
 import { savedGame, saveGame, forgetGame, setting, setSetting } from './storage.js';
@@ -14,11 +14,17 @@ import { renderSettlement } from './settlement.js';
 import { renderRules } from './rules.js';
 import { levelName, reasonParts } from './format.js';
 import { cardFace } from './cardview.js';
+import { counterAlwaysShown } from './counter.js';
+import { soundOn, setSound } from './sound.js';
+import { renderRecords } from './records.js';
+import { renderRoundLog, matchRounds } from './roundlog.js';
+import { Coach } from './coach.js';
 
 let game;
 let hand;
 let controls;
 let replay;
+let coach;
 let replayLevel = null; // the level chosen for replaying a deal, while the results stay open
 
 // ---- screens, dialogs, toasts
@@ -109,10 +115,10 @@ function matchInProgress() {
 }
 
 // Deal codes as the server makes them (docs/API.md): the variant, a dash, the code.
-const DEAL_CODE = /^(classic|duel)-[A-Za-z0-9._:-]{1,128}$/;
+const DEAL_CODE = /^([a-z]+)-[A-Za-z0-9._:-]{1,128}$/;
 
 /** A deal code from what was typed or pasted (a code, or a link ending in #deal=<code>); null if none. */
-export function readDealCode(text) {
+export function readDealCode(text, variants = choices('variant')) {
   let code = String(text || '').trim();
   const at = code.indexOf('#deal=');
   if (at >= 0) code = code.slice(at + 6);
@@ -122,7 +128,7 @@ export function readDealCode(text) {
     return null;
   }
   const match = DEAL_CODE.exec(code);
-  return match ? { code, variant: match[1] } : null;
+  return match && variants.includes(match[1]) ? { code, variant: match[1] } : null;
 }
 
 /** The link that opens a deal on this site. */
@@ -143,6 +149,7 @@ async function startNewGame({ variant, level, dealCode = null }) {
     closeDialogs();
     showScreen('table');
     await game.begin(api, view, { animate: true });
+    coach.maybeStart(); // the first game's guide, once
     return true;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
@@ -218,12 +225,18 @@ function showSettlement() {
   const dialog = $('settle-dialog');
   renderSettlement($('settle-body'), {
     view: game.view,
+    table: game.ds,
     result,
     replayLevel,
     handlers: {
       replay: () => {
         dialog.close();
-        replay.show(game.variant, game.events);
+        // Closing the replay comes back to the results, on its button.
+        replay.show(game.seating, game.events, () => {
+          showSettlement();
+          const back = $('settle-body').querySelector('[data-ctl=replay]');
+          if (back) back.focus({ preventScroll: true });
+        });
       },
       close: () => dialog.close(),
       anotherRound: async () => {
@@ -269,7 +282,10 @@ function wireMenu() {
     $('menu-language').value = language();
     $('menu-speed').value = String(setting('speed'));
     $('menu-counter').checked = !!setting('classicCounter');
-    $('menu-counter-row').hidden = game.variant === 'duel';
+    $('menu-sound').checked = soundOn();
+    $('menu-smart').checked = setting('smartSelect') !== false;
+    $('menu-log').hidden = !game.view;
+    $('menu-counter-row').hidden = !game.view || counterAlwaysShown(game.view.rules);
     $('menu-results').hidden = !game.view || game.roundInProgress();
     menu.showModal();
   });
@@ -297,6 +313,21 @@ function wireMenu() {
     menu.close();
     openRules();
   });
+  $('menu-log').addEventListener('click', () => {
+    menu.close();
+    openRoundLog();
+  });
+  $('menu-records').addEventListener('click', () => {
+    menu.close();
+    renderRecords($('records-body'));
+    $('records-dialog').showModal();
+  });
+  $('menu-guide').addEventListener('click', () => {
+    menu.close();
+    if (document.body.dataset.screen === 'table') coach.maybeStart({ always: true });
+  });
+  $('menu-sound').addEventListener('change', (e) => setSound(e.target.checked));
+  $('menu-smart').addEventListener('change', (e) => setSetting('smartSelect', e.target.checked));
   $('menu-speed').addEventListener('change', (e) => setSetting('speed', Number(e.target.value)));
   $('menu-counter').addEventListener('change', (e) => {
     setSetting('classicCounter', e.target.checked);
@@ -313,6 +344,20 @@ function wireMenu() {
   // browser would put it on the button that opened the dialog).
   for (const dialog of document.querySelectorAll('dialog')) dialog.addEventListener('close', focusHand);
   $('start-rules-btn').addEventListener('click', openRules);
+}
+
+/** The tricks of this round at once, then the match's ledger once the server sends it. */
+async function openRoundLog() {
+  const draw = (ledger) => renderRoundLog($('log-body'), { table: game.ds, events: game.events.slice(0, game.shown), ledger });
+  draw(null);
+  $('log-dialog').showModal();
+  try {
+    const ledger = await matchRounds(game.api, game.view);
+    if ($('log-dialog').open) draw(ledger);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if ($('log-dialog').open) draw([]);
+  }
 }
 
 function openRules() {
@@ -382,7 +427,7 @@ async function boot() {
   await setLanguage(setting('language') || detectLanguage());
   fillLanguageSelects();
   drawLogo();
-  hand = new HandView($('hand'), { onChange: () => game.selectionChanged() });
+  hand = new HandView($('hand'), { onChange: () => game.selectionChanged(), smart: (id) => game.smartReply(id) });
   controls = new Controls($('controls'), $('tools'), {
     play: () => game.play(),
     pass: () => game.pass(),
@@ -401,10 +446,16 @@ async function boot() {
   game = new Game({
     hand,
     controls,
+    // A control that vanished (a bid, Play once the turn is over, New game)
+    // would leave the keyboard on <body>: it goes back to the hand.
+    afterRender: () => {
+      if (!document.activeElement || document.activeElement === document.body) focusHand();
+    },
     onOver: () => { if (!anyDialogOpen()) showSettlement(); },
     onLost: gameLost,
   });
-  replay = new Replay({ onClose: () => $('menu-btn').focus() });
+  replay = new Replay();
+  coach = new Coach();
   wireMenu();
 
   onLanguageChange(() => {
@@ -416,6 +467,8 @@ async function boot() {
     if ($('rules-dialog').open) renderRules($('rules-body'));
     if ($('settle-dialog').open) showSettlement();
     if (replay.open) replay.render();
+    if (coach.open) coach.render();
+    if ($('records-dialog').open) renderRecords($('records-body'));
     if (!$('start-screen').hidden) refreshStart();
   });
   for (const select of document.querySelectorAll('.language-select')) {
