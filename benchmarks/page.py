@@ -17,13 +17,14 @@ unpacked somewhere), so two versions are measured side by side on the same machi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from served import start_server  # noqa: E402
@@ -33,6 +34,23 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 SLOW_4G = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 0.75e6 / 8}
 LOCALES = {"en": "en-US", "ja": "ja-JP", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW"}
+
+
+@contextlib.contextmanager
+def served_chromium() -> Iterator[tuple[Any, str]]:
+    """Debian's Chromium (through Playwright) and the URL of a fresh loopback `dizhu serve`."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as data:
+        server, url = start_server(Path(data), ["--workers", "1", "--create-limit", "0", "--round-limit", "0"])
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                yield browser, url
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(10)
 
 
 class Wire:
@@ -96,28 +114,18 @@ def main() -> None:
     args = parser.parse_args()
     if args.src:
         os.environ["PYTHONPATH"] = str(Path(args.src).resolve())
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as data:
-        server, url = start_server(Path(data), ["--workers", "1", "--create-limit", "0", "--round-limit", "0"])
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                print(f"page weight and time to playable ({args.runs} runs, medians), server from "
-                      f"{args.src or 'this tree'}")
-                for code in args.languages.split(","):
-                    runs = [one_visit(browser, url, LOCALES[code], False) for _ in range(args.runs)]
-                    slow = [one_visit(browser, url, LOCALES[code], True) for _ in range(args.runs)]
-                    med = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
-                    print(f"  {code:<8} first load {med['first_bytes'] / 1024:6.1f} KB in {med['first_requests']:.0f} "
-                          f"requests; repeat visit {med['repeat_bytes'] / 1024:5.1f} KB in "
-                          f"{med['repeat_requests']:.0f} requests to the network; ready "
-                          f"{med['ready_s'] * 1000:5.0f} ms, playable {med['playable_s'] * 1000:5.0f} ms; "
-                          f"Slow 4G ready {statistics.median(r['ready_s'] for r in slow) * 1000:5.0f} ms")
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(10)
+    with served_chromium() as (browser, url):
+        print(f"page weight and time to playable ({args.runs} runs, medians), server from "
+              f"{args.src or 'this tree'}")
+        for code in args.languages.split(","):
+            runs = [one_visit(browser, url, LOCALES[code], False) for _ in range(args.runs)]
+            slow = [one_visit(browser, url, LOCALES[code], True) for _ in range(args.runs)]
+            med = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+            print(f"  {code:<8} first load {med['first_bytes'] / 1024:6.1f} KB in {med['first_requests']:.0f} "
+                  f"requests; repeat visit {med['repeat_bytes'] / 1024:5.1f} KB in "
+                  f"{med['repeat_requests']:.0f} requests to the network; ready "
+                  f"{med['ready_s'] * 1000:5.0f} ms, playable {med['playable_s'] * 1000:5.0f} ms; "
+                  f"Slow 4G ready {statistics.median(r['ready_s'] for r in slow) * 1000:5.0f} ms")
 
 
 if __name__ == "__main__":

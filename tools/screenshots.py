@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from served import start_server  # noqa: E402
+from page import served_chromium  # noqa: E402
 
 OUT = ROOT / "artifacts" / "screenshots"
 SIZES = ["360x640", "390x844", "844x390", "1366x768", "1920x1080"]
 LOCALES = {"en": "en-US", "ja": "ja-JP", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW"}
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def shoot(browser, url: str, size: str, language: str) -> None:
@@ -72,22 +69,12 @@ def main() -> None:
     parser.add_argument("--sizes", default=",".join(SIZES))
     parser.add_argument("--languages", default=",".join(LOCALES))
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
     OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as data:
-        server, url = start_server(Path(data), ["--workers", "1", "--create-limit", "0", "--round-limit", "0"])
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-                for size in args.sizes.split(","):
-                    for language in args.languages.split(","):
-                        shoot(browser, url, size, language)
-                        print(f"{size} {language}: done", flush=True)
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(10)
+    with served_chromium() as (browser, url):
+        for size in args.sizes.split(","):
+            for language in args.languages.split(","):
+                shoot(browser, url, size, language)
+                print(f"{size} {language}: done", flush=True)
 
 
 if __name__ == "__main__":

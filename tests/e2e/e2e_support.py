@@ -100,7 +100,7 @@ class Table:
         """Wait until the hand's cards stand still (the deal flies them in)."""
         self.wait("#hand:not(.deal)")
         self.page.evaluate("""() => Promise.all([...document.querySelectorAll('#hand .hcard')]
-          .flatMap((el) => el.getAnimations().map((a) => a.finished)))""")
+          .flatMap((el) => el.getAnimations().map((a) => a.finished.catch(() => null))))""")
 
     def click_card(self, card_id: int) -> None:
         """Tap a card where it is visible (its left strip, near the top)."""

@@ -309,3 +309,22 @@ def test_log_ledger_records_focus_replay_and_live_regions(make_table):
     page.keyboard.press("Escape")
     table.wait("#settle-dialog[open]")
     assert page.evaluate("document.activeElement.dataset.ctl") == "replay"
+
+
+def test_at_400_percent_zoom_every_control_can_be_reached(make_table):
+    """320x256 CSS px (a 1280x1024 screen at 400%): the page scrolls, and no control is covered."""
+    table = make_table({"width": 320, "height": 256}).open()
+    page = table.page
+    covered = """() => [...document.querySelectorAll('button, select, input, [tabindex="0"]')]
+      .filter((el) => el.offsetParent !== null && !el.closest('dialog:not([open])'))
+      .filter((el) => { el.scrollIntoView({block: 'center', inline: 'center'});
+        const r = el.getBoundingClientRect(); const x = r.left + r.width / 2, y = r.top + Math.min(r.height / 2, 10);
+        const hit = document.elementFromPoint(x, y);
+        return !(hit && (hit === el || el.contains(hit) || hit.closest('label') === el.closest('label'))); })
+      .map((el) => el.id || el.dataset.ctl || el.name || el.tagName)"""
+    assert page.evaluate(covered) == []
+    page.evaluate("window.scrollTo(0, 0)")
+    table.start("classic")
+    table.wait_turn_or_over()
+    assert page.evaluate("document.scrollingElement.scrollHeight > innerHeight")
+    assert page.evaluate(covered) == []

@@ -91,7 +91,7 @@ JOKERS_SMALL = """async () => {
   row.classList.add('zone');
   document.body.append(row);
   const counter = document.createElement('div');
-  renderCounter(counter, 'classic', [], []);
+  renderCounter(counter, { deck_counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1], undealt: 0 }, [], []);
   document.body.append(counter);
   const star = (el) => {
     const svg = [...el.querySelectorAll('svg')].find((s) => s.getBoundingClientRect().width > 0);

@@ -6,8 +6,10 @@ the whole static tree. Files under that prefix never change, so browsers keep
 them a year without asking again (``immutable``). The scripts import each other
 by relative paths, so they load from the same prefix without being rewritten,
 and a new module needs no list kept by hand. The page also asks for every
-script at once (``modulepreload``)
-instead of one import wave after another.
+script it imports, directly or not, at once (``modulepreload``: the static
+``import … from './x.js'`` lines, followed from the page's module scripts)
+instead of one import wave after another; a module loaded with ``import()``
+when it is needed stays out of the first load.
 
 Each file is compressed once (Brotli when the package is installed, gzip always)
 and the smallest encoding the browser accepts is sent. A file changed on disk is
@@ -42,6 +44,32 @@ _MIN_COMPRESS = 256
 _COMPRESSIBLE = ("text/", "application/json", "image/svg+xml", "application/manifest+json")
 # A reference in index.html to a file of ours: relative, not a fragment, scheme or absolute path.
 _REFERENCE = re.compile(r'\b(href|src)="(?![a-z]+:|/|#)([^"]+)"')
+_MODULE_SCRIPT = re.compile(r'<script type="module" src="([^"]+)"')
+# A static import or re-export of a relative module (not a dynamic import()).
+_STATIC_IMPORT = re.compile(r'^\s*(?:import|export)\b[^;()]*?\bfrom\s*[\'"](\.{1,2}/[^\'"]+)[\'"]'
+                            r'|^\s*import\s*[\'"](\.{1,2}/[^\'"]+)[\'"]', re.MULTILINE)
+
+
+def static_imports(entries: list[str], sources: dict[str, bytes]) -> list[str]:
+    """Every module the ``entries`` import statically, directly or not (themselves included).
+
+    >>> files = {"js/main.js": b"import { a } from './a.js';\\nconst c = () => import('./c.js');",
+    ...          "js/a.js": b"export { b } from './b.js';", "js/b.js": b"", "js/c.js": b""}
+    >>> static_imports(["js/main.js"], files)
+    ['js/a.js', 'js/b.js', 'js/main.js']
+    """
+    seen: set[str] = set()
+    todo = list(entries)
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in sources:
+            continue
+        seen.add(name)
+        folder = PurePosixPath(name).parent
+        for match in _STATIC_IMPORT.finditer(sources[name].decode("utf-8", "replace")):
+            target = os.path.normpath(str(folder / (match.group(1) or match.group(2))))
+            todo.append(PurePosixPath(target).as_posix())
+    return sorted(seen)
 
 
 @dataclass(frozen=True)
@@ -85,7 +113,7 @@ class UIAssets:
     >>> (d / "js").mkdir(); _ = (d / "js" / "m.js").write_text("export {};"); _ = (d / "a.css").write_text("")
     >>> ui = UIAssets(d)
     >>> page = ui.page().decode()
-    >>> f'href="/v/{ui.version}/a.css"' in page, f'href="/v/{ui.version}/js/m.js"' in page
+    >>> f'href="/v/{ui.version}/a.css"' in page, f'src="/v/{ui.version}/js/m.js"' in page
     (True, True)
     """
 
@@ -124,7 +152,7 @@ class UIAssets:
         for name, data in contents.items():
             media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
             if name == "index.html":
-                data = self._rewrite(data.decode("utf-8"), version, sorted(contents)).encode("utf-8")
+                data = self._rewrite(data.decode("utf-8"), version, contents).encode("utf-8")
             if media_type.startswith("text/") or media_type in ("application/json", "image/svg+xml"):
                 media_type += "; charset=utf-8" if media_type.startswith("text/") else ""
             etag = '"' + hashlib.sha256(data).hexdigest()[:20] + '"'
@@ -132,13 +160,14 @@ class UIAssets:
         self._files, self.version, self._signature = files, version, signature
 
     @staticmethod
-    def _rewrite(html: str, version: str, names: list[str]) -> str:
-        """Point the page's references at the versioned prefix; ask for every script up
-        front (they would otherwise come one import wave at a time)."""
+    def _rewrite(html: str, version: str, sources: dict[str, bytes]) -> str:
+        """Point the page's references at the versioned prefix; ask for every module the
+        page's scripts import up front (they would otherwise come one import wave at a time)."""
         prefix = f"/{VERSION_PREFIX}/{version}/"
+        entries = _MODULE_SCRIPT.findall(html)
         html = _REFERENCE.sub(lambda m: f'{m.group(1)}="{prefix}{m.group(2)}"', html)
-        hints = [f'<link rel="modulepreload" href="{prefix}{name}">' for name in names
-                 if name.startswith("js/") and name.endswith(".js")]
+        hints = [f'<link rel="modulepreload" href="{prefix}{name}">'
+                 for name in static_imports(entries, sources) if name not in entries]
         return html.replace("</head>", "  " + "\n  ".join(hints) + "\n</head>", 1)
 
     def page(self) -> bytes:

@@ -17,14 +17,12 @@ import { cardFace } from './cardview.js';
 import { counterAlwaysShown } from './counter.js';
 import { soundOn, setSound } from './sound.js';
 import { renderRecords } from './records.js';
-import { renderRoundLog, matchRounds } from './roundlog.js';
-import { Coach } from './coach.js';
 
 let game;
 let hand;
 let controls;
 let replay;
-let coach;
+let coach = null; // coach.js, loaded when the guide is first shown
 let replayLevel = null; // the level chosen for replaying a deal, while the results stay open
 
 // ---- screens, dialogs, toasts
@@ -149,7 +147,7 @@ async function startNewGame({ variant, level, dealCode = null }) {
     closeDialogs();
     showScreen('table');
     await game.begin(api, view, { animate: true });
-    coach.maybeStart(); // the first game's guide, once
+    if (!setting('coachSeen')) await showGuide(); // the first game's guide, once
     return true;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
@@ -324,7 +322,7 @@ function wireMenu() {
   });
   $('menu-guide').addEventListener('click', () => {
     menu.close();
-    if (document.body.dataset.screen === 'table') coach.maybeStart({ always: true });
+    if (document.body.dataset.screen === 'table') showGuide({ always: true });
   });
   $('menu-sound').addEventListener('change', (e) => setSound(e.target.checked));
   $('menu-smart').addEventListener('change', (e) => setSetting('smartSelect', e.target.checked));
@@ -346,8 +344,18 @@ function wireMenu() {
   $('start-rules-btn').addEventListener('click', openRules);
 }
 
+/** The guide (coach marks), its module loaded on first use: most visits never need it. */
+async function showGuide(options = {}) {
+  if (!coach) {
+    const { Coach } = await import('./coach.js');
+    coach = coach || new Coach();
+  }
+  coach.maybeStart(options);
+}
+
 /** The tricks of this round at once, then the match's ledger once the server sends it. */
 async function openRoundLog() {
+  const { renderRoundLog, matchRounds } = await import('./roundlog.js');
   const draw = (ledger) => renderRoundLog($('log-body'), { table: game.ds, events: game.events.slice(0, game.shown), ledger });
   draw(null);
   $('log-dialog').showModal();
@@ -455,7 +463,6 @@ async function boot() {
     onLost: gameLost,
   });
   replay = new Replay();
-  coach = new Coach();
   wireMenu();
 
   onLanguageChange(() => {
@@ -467,7 +474,7 @@ async function boot() {
     if ($('rules-dialog').open) renderRules($('rules-body'));
     if ($('settle-dialog').open) showSettlement();
     if (replay.open) replay.render();
-    if (coach.open) coach.render();
+    if (coach && coach.open) coach.render();
     if ($('records-dialog').open) renderRecords($('records-body'));
     if (!$('start-screen').hidden) refreshStart();
   });
