@@ -144,6 +144,7 @@ def table_with_a_hand(make_table, viewport: dict[str, int], boxes: int):
     table = make_table(viewport).open()
     table.start("classic", "normal")
     table.wait_turn_or_over()
+    table.settle_hand()  # the deal's cards have landed
     ids = table.hand_ids()
     return table, ids, [table.page.locator(f"#hand .hcard[data-id='{i}']").bounding_box() for i in ids[:boxes]]
 
