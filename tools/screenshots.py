@@ -32,7 +32,14 @@ def shoot(browser, url: str, size: str, language: str) -> None:
                             " localStorage.setItem('dizhu.setting.coachSeen', 'true');"
                             " localStorage.setItem('dizhu.setting.autoInterval', '500'); } catch (e) {}")
     page = context.new_page()
-    name = lambda state: str(OUT / f"{size}-{language}-{state}.png")  # noqa: E731
+
+    def name(state: str) -> str:
+        # Once the deal's cards have landed and the banners are gone.
+        page.wait_for_selector("#hand:not(.deal)", state="attached")
+        page.evaluate("""() => Promise.all([...document.querySelectorAll('#hand .hcard')]
+          .flatMap((el) => el.getAnimations().map((a) => a.finished.catch(() => null))))""")
+        return str(OUT / f"{size}-{language}-{state}.png")
+
     page.goto(url)
     page.wait_for_selector("body[data-ready][data-screen=start]")
     page.screenshot(path=name("start"))

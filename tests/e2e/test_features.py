@@ -328,3 +328,16 @@ def test_at_400_percent_zoom_every_control_can_be_reached(make_table):
     table.wait_turn_or_over()
     assert page.evaluate("document.scrollingElement.scrollHeight > innerHeight")
     assert page.evaluate(covered) == []
+
+
+def test_duel_bid_buttons_are_named_by_the_call_and_rob_bidding(make_table):
+    table = make_table(PHONE_PORTRAIT).open()
+    table.start("duel")
+    words = translations("en")
+    for _ in range(20):
+        if table.wait_turn_or_over() != "bidding":
+            break
+        assert table.text("[data-ctl=bid-pass]") in (words["act.no_call"], words["act.no_rob"])
+        assert words["act.no_bid"] != table.text("[data-ctl=bid-pass]")
+        with table.progressing():
+            table.bid_quickly("duel")

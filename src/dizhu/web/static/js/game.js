@@ -142,6 +142,7 @@ export class Game {
       this.ui.hand.render(hand, this.sortMode, handEnabled);
     }
     this.ui.controls.update({
+      table: ds,
       phase: ds.phase,
       legal: this.legal(),
       called: ds.called,
