@@ -16,9 +16,10 @@ import { SORT_MODES, notationOf, rankOf, ranksOfNotation } from './cards.js';
 import { setting, setSetting } from './storage.js';
 import { t } from './i18n.js';
 import { $, h } from './dom.js';
-import { effectOf, clearEffect } from './effects.js';
-import { playSound } from './sound.js';
-import { recordRound } from './records.js';
+// The effects, the sounds and the records are needed once play starts, not for the
+// first screen: loaded then (import()), they keep the first visit small.
+const effects = () => import('./effects.js');
+const sound = (name) => { import('./sound.js').then((m) => m.playSound(name)); };
 
 // How long the landlord's news stays before a computer landlord leads (on
 // top of the usual thinking pause): long enough to read who it is and to see
@@ -201,7 +202,7 @@ export class Game {
         const called = this.ds.called;
         applyEvent(this.ds, ev);
         if (ev.type === 'deal') {
-          clearEffect();
+          effects().then((m) => m.clearEffect());
           this.ui.hand.dealing = true; // the next drawing of the hand deals it in
           this.handKey = ''; // (even when the hand's cards were already drawn)
         }
@@ -228,7 +229,7 @@ export class Game {
     }
     if (replaced) return this.pump(); // start over on the new events
     this.render();
-    if (this.myTurn()) playSound('turn');
+    if (this.myTurn()) sound('turn');
     if (this.ds.phase === 'over') {
       this.stopAuto();
       await sleep(Math.min(1200, 300 + Number(setting('speed'))));
@@ -239,12 +240,13 @@ export class Game {
   }
 
   /** A round event just shown live: its effect and sound; a round's end counts in the records. */
-  celebrate(ev) {
-    const effect = effectOf(ev);
+  async celebrate(ev) {
+    const round = { variant: this.variant, level: this.view.level, round: `${this.view.game_id}:${this.view.round_number}` };
+    const effect = (await effects()).effectOf(ev);
     if (ev.type !== 'settle') return;
     const won = ev.points[this.me] > 0;
-    if (!effect) playSound(won ? 'win' : 'lose');
-    recordRound({ variant: this.variant, level: this.view.level, won, round: `${this.view.game_id}:${this.view.round_number}` });
+    if (!effect) sound(won ? 'win' : 'lose');
+    (await import('./records.js')).recordRound({ ...round, won });
   }
 
   /** Take a server view: append its events (or start over on a new round). */

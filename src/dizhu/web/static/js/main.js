@@ -9,19 +9,22 @@ import { savedGame, saveGame, forgetGame, setting, setSetting } from './storage.
 import { HandView } from './hand.js';
 import { Controls } from './controls.js';
 import { Game } from './game.js';
-import { Replay } from './replay.js';
-import { renderSettlement } from './settlement.js';
-import { renderRules } from './rules.js';
+// Loaded when first needed (import()), so the first visit downloads less:
+// the results, the replay and the rules page come after the first round or on request.
+const lazy = {
+  settlement: () => import('./settlement.js'),
+  replay: () => import('./replay.js'),
+  rules: () => import('./rules.js'),
+  records: () => import('./records.js'),
+};
 import { levelName, reasonParts } from './format.js';
 import { cardFace } from './cardview.js';
 import { counterAlwaysShown } from './counter.js';
-import { soundOn, setSound } from './sound.js';
-import { renderRecords } from './records.js';
 
 let game;
 let hand;
 let controls;
-let replay;
+let replay = null; // replay.js's Replay, made on first use
 let coach = null; // coach.js, loaded when the guide is first shown
 let replayLevel = null; // the level chosen for replaying a deal, while the results stay open
 
@@ -75,7 +78,7 @@ function focusHand() {
 }
 
 function anyDialogOpen() {
-  return [...document.querySelectorAll('dialog')].some((d) => d.open) || replay.open;
+  return [...document.querySelectorAll('dialog')].some((d) => d.open); // the replay is one too
 }
 
 // ---- the start screen
@@ -217,7 +220,8 @@ function closeDialogs() {
   if (replay && replay.open) replay.close();
 }
 
-function showSettlement() {
+async function showSettlement() {
+  const { renderSettlement } = await lazy.settlement();
   const result = game.settleEvent();
   if (!result || game.roundInProgress()) return;
   const dialog = $('settle-dialog');
@@ -227,11 +231,12 @@ function showSettlement() {
     result,
     replayLevel,
     handlers: {
-      replay: () => {
+      replay: async () => {
+        if (!replay) replay = new (await lazy.replay()).Replay();
         dialog.close();
         // Closing the replay comes back to the results, on its button.
-        replay.show(game.seating, game.events, () => {
-          showSettlement();
+        replay.show(game.seating, game.events, async () => {
+          await showSettlement();
           const back = $('settle-body').querySelector('[data-ctl=replay]');
           if (back) back.focus({ preventScroll: true });
         });
@@ -280,7 +285,7 @@ function wireMenu() {
     $('menu-language').value = language();
     $('menu-speed').value = String(setting('speed'));
     $('menu-counter').checked = !!setting('classicCounter');
-    $('menu-sound').checked = soundOn();
+    $('menu-sound').checked = setting('sound') !== false; // sound.js reads the same setting
     $('menu-smart').checked = setting('smartSelect') !== false;
     $('menu-log').hidden = !game.view;
     $('menu-counter-row').hidden = !game.view || counterAlwaysShown(game.view.rules);
@@ -315,16 +320,16 @@ function wireMenu() {
     menu.close();
     openRoundLog();
   });
-  $('menu-records').addEventListener('click', () => {
+  $('menu-records').addEventListener('click', async () => {
     menu.close();
-    renderRecords($('records-body'));
+    (await lazy.records()).renderRecords($('records-body'));
     $('records-dialog').showModal();
   });
   $('menu-guide').addEventListener('click', () => {
     menu.close();
     if (document.body.dataset.screen === 'table') showGuide({ always: true });
   });
-  $('menu-sound').addEventListener('change', (e) => setSound(e.target.checked));
+  $('menu-sound').addEventListener('change', (e) => setSetting('sound', e.target.checked));
   $('menu-smart').addEventListener('change', (e) => setSetting('smartSelect', e.target.checked));
   $('menu-speed').addEventListener('change', (e) => setSetting('speed', Number(e.target.value)));
   $('menu-counter').addEventListener('change', (e) => {
@@ -368,9 +373,10 @@ async function openRoundLog() {
   }
 }
 
-function openRules() {
+async function openRules() {
+  const { renderRules } = await lazy.rules();
   renderRules($('rules-body'));
-  $('rules-dialog').showModal();
+  if (!$('rules-dialog').open) $('rules-dialog').showModal();
   $('rules-body').scrollTop = 0;
 }
 
@@ -387,7 +393,7 @@ function onKey(e) {
   const target = e.target;
   if (['SELECT', 'INPUT', 'TEXTAREA'].includes(target.tagName)) return;
   // ? opens the rules at any time on the table, over the results too.
-  if (e.key === '?' && document.body.dataset.screen === 'table' && !$('rules-dialog').open && !replay.open) {
+  if (e.key === '?' && document.body.dataset.screen === 'table' && !$('rules-dialog').open && !$('replay').open) {
     e.preventDefault();
     openRules();
     return;
@@ -462,7 +468,6 @@ async function boot() {
     onOver: () => { if (!anyDialogOpen()) showSettlement(); },
     onLost: gameLost,
   });
-  replay = new Replay();
   wireMenu();
 
   onLanguageChange(() => {
@@ -471,11 +476,11 @@ async function boot() {
     controls.relabel();
     game.handKey = ''; // card names are spoken in the new language
     game.render();
-    if ($('rules-dialog').open) renderRules($('rules-body'));
+    if ($('rules-dialog').open) openRules();
     if ($('settle-dialog').open) showSettlement();
-    if (replay.open) replay.render();
+    if (replay && replay.open) replay.render();
     if (coach && coach.open) coach.render();
-    if ($('records-dialog').open) renderRecords($('records-body'));
+    if ($('records-dialog').open) lazy.records().then((m) => m.renderRecords($('records-body')));
     if (!$('start-screen').hidden) refreshStart();
   });
   for (const select of document.querySelectorAll('.language-select')) {
