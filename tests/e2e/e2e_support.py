@@ -96,8 +96,15 @@ class Table:
 
     # ---- acting
 
+    def settle_hand(self) -> None:
+        """Wait until the hand's cards stand still (the deal flies them in)."""
+        self.wait("#hand:not(.deal)")
+        self.page.evaluate("""() => Promise.all([...document.querySelectorAll('#hand .hcard')]
+          .flatMap((el) => el.getAnimations().map((a) => a.finished.catch(() => null))))""")
+
     def click_card(self, card_id: int) -> None:
         """Tap a card where it is visible (its left strip, near the top)."""
+        self.settle_hand()
         box = self.page.locator(f"#hand .hcard[data-id='{card_id}']").bounding_box()
         self.page.mouse.click(box["x"] + 6, box["y"] + 10)
 

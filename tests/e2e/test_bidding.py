@@ -110,14 +110,12 @@ def test_a_throw_in_is_said_without_hiding_the_prompt(make_table):
 
 
 DUEL_PROMPTS = """async (language) => {
-  const { setLanguage } = await import('/js/i18n.js');
-  const { foldEvents } = await import('/js/tablestate.js');
-  const { promptParts } = await import('/js/status.js');
-  const { setVariant } = await import('/js/format.js');
+  const { setLanguage } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'i18n.js'));
+  const { foldEvents } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'tablestate.js'));
+  const { promptParts } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'status.js'));
   await setLanguage(language);
-  setVariant('duel');
   const deal = (first) => ({ type: 'deal', first, hand_sizes: [17, 17] });
-  const text = (evs) => promptParts(foldEvents('duel', evs), true, null).map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
+  const text = (evs) => promptParts(foldEvents({ rules: { players: 2, bidding: 'rob', handicap: true, deck_counts: [0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1], undealt: 9 }, me: 0 }, evs), true, null).map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
   return {
     first: text([deal(0)]),
     called: text([deal(1), { type: 'bid', seat: 1, action: 'call' }]),

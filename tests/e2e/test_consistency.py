@@ -13,12 +13,12 @@ import pytest
 from .e2e_support import DESKTOP, translations
 
 FOLD_VS_SERVER = """async () => {
-  const { foldEvents, currentMultiplier } = await import('/js/tablestate.js');
+  const { foldEvents, currentMultiplier } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'tablestate.js'));
   const saved = JSON.parse(localStorage.getItem('dizhu.game'));
   const response = await fetch(`/api/games/${saved.gameId}?since=0`, { headers: { Authorization: `Bearer ${saved.token}` } });
   const view = await response.json();
   const obs = view.observation;
-  const ds = foldEvents(view.variant, view.events);
+  const ds = foldEvents({ rules: view.rules, me: view.human_seat }, view.events);
   return {
     fold: {
       phase: ds.phase, toAct: ds.toAct, landlord: ds.landlord, cardsLeft: ds.cardsLeft,
@@ -62,9 +62,7 @@ def test_the_table_fold_agrees_with_the_server_all_round(make_table, variant):
 
 
 SETTLE_MATCH_OVER = """async () => {
-  const { renderSettlement } = await import('/js/settlement.js');
-  const { setVariant } = await import('/js/format.js');
-  setVariant('classic');
+  const { renderSettlement } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'settlement.js'));
   const body = document.createElement('div');
   const view = { variant: 'classic', level: 'normal', match_over: true, winners: [1, 2],
                  totals: [-62, 31, 31], target: 30 };
@@ -73,7 +71,8 @@ SETTLE_MATCH_OVER = """async () => {
                    breakdown: [{ source: 'bid', factor: 2 }, { source: 'bomb', seat: 1, play: '7777', factor: 2 },
                                { source: 'anti_spring', factor: 2 }] };
   const noop = () => {};
-  renderSettlement(body, { view, result, handlers: { replay: noop, close: noop, anotherRound: noop, newMatch: noop, replayDeal: noop } });
+  const table = { players: 3, me: 0, rules: { players: 3, bidding: 'points', handicap: false, deck_counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1], undealt: 0 } };
+  renderSettlement(body, { view, table, result, handlers: { replay: noop, close: noop, anotherRound: noop, newMatch: noop, replayDeal: noop } });
   return {
     text: body.textContent,
     another: !!body.querySelector('[data-ctl=another-round]'),

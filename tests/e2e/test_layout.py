@@ -24,7 +24,8 @@ def card_targets(table) -> list[dict]:
     return table.page.evaluate("""async () => {
       const cards = [...document.querySelectorAll('#hand .hcard')];
       // Let cards that were just tapped finish moving up or down.
-      await Promise.all(cards.flatMap((el) => el.getAnimations().map((a) => a.finished)));
+      // (an animation cut short by another rejects its promise: that one has stopped too)
+      await Promise.all(cards.flatMap((el) => el.getAnimations().map((a) => a.finished.catch(() => null))));
       return cards.map((el, i, all) => {
         const r = el.getBoundingClientRect();
         const next = all[i + 1];

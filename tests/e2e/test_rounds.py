@@ -92,10 +92,10 @@ def test_replay_steps_through_the_round_and_replays_the_deal(make_table):
     assert table.text("#replay-caption") in ("The landlord wins.", "The farmers win.")
     table.shot("desktop-en-replay")
     table.page.click("#replay-close")
+    table.wait("#settle-dialog[open]")  # closing the replay comes back to the results
 
     # The code can be copied, alone or as a link that opens the deal.
     table.page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=table.url)
-    table.page.click("[data-ctl=results]")
     table.page.click("[data-ctl=copy-code]")
     table.wait("#settle-body .copied:has-text('Copied.')")
     assert table.page.evaluate("navigator.clipboard.readText()") == code
@@ -168,5 +168,5 @@ def test_a_deal_code_typed_or_linked_opens_that_deal(make_table):
     assert linked.page.evaluate("JSON.parse(localStorage.getItem('dizhu.game')).gameId") == game_id
     linked.page.evaluate("location.hash = '#deal=duel-e2e.linked'")
     linked.page.click("#confirm-yes")
-    linked.wait("body[data-screen=table] #board.duel")
+    linked.wait("body[data-screen=table] #board.seats-2")
     assert linked.page.evaluate("JSON.parse(localStorage.getItem('dizhu.game')).gameId") != game_id

@@ -47,11 +47,10 @@ def test_the_totals_change_only_once_the_last_move_is_shown(make_table):
 
 
 PLAY_ON_THE_TABLE = """async () => {
-  const { foldEvents } = await import('/js/tablestate.js');
-  const { renderTable } = await import('/js/table.js');
-  const { promptParts } = await import('/js/status.js');
-  const { setVariant, describeEvent, reasonParts } = await import('/js/format.js');
-  setVariant('classic');
+  const { foldEvents } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'tablestate.js'));
+  const { renderTable } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'table.js'));
+  const { promptParts } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'status.js'));
+  const { describeEvent, reasonParts } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'format.js'));
   // Mei leads 3 J J J (the engine writes it 3JJJ), then 8 K K K comes up to beat.
   const events = [
     { type: 'deal', first: 1, hand_sizes: [17, 17, 17] },
@@ -60,7 +59,7 @@ PLAY_ON_THE_TABLE = """async () => {
     { type: 'play', seat: 1, play: '3JJJ', kind: 'trio_single', cards: [0, 32, 33, 34] },
     { type: 'pass', seat: 2 },
   ];
-  const ds = foldEvents('classic', events);
+  const ds = foldEvents({ rules: { players: 3, bidding: 'points', handicap: false, deck_counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1], undealt: 0 }, me: 0 }, events);
   renderTable({ view: { level: 'normal', totals: [0, 0, 0], round_number: 1 }, ds, thinking: null, handCount: 17 });
   const zone = document.getElementById('zone-1');
   const words = (parts) => parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
@@ -69,8 +68,8 @@ PLAY_ON_THE_TABLE = """async () => {
     label: zone.getAttribute('aria-label'),
     prompt: words(promptParts(ds, true, null)),
     chips: promptParts(ds, true, null).filter((p) => typeof p !== 'string').map((p) => [...p.querySelectorAll('.chip')].map((c) => c.textContent).join(' ')),
-    caption: describeEvent(events[3]),
-    refusal: reasonParts('too_weak', { play: '8KKK', previous: '3JJJ' }).filter((p) => typeof p !== 'string').map((p) => p.getAttribute('aria-label')),
+    caption: describeEvent(events[3], { table: ds }),
+    refusal: reasonParts('too_weak', { play: '8KKK', previous: '3JJJ' }, ds).filter((p) => typeof p !== 'string').map((p) => p.querySelector('.sr-only').textContent.trim()),
   };
 }"""
 
@@ -86,13 +85,13 @@ def test_plays_read_body_first_then_kickers(make_table):
 
 
 JOKERS_SMALL = """async () => {
-  const { cardRow } = await import('/js/cardview.js');
-  const { renderCounter } = await import('/js/counter.js');
+  const { cardRow } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'cardview.js'));
+  const { renderCounter } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'counter.js'));
   const row = cardRow([52, 53], 'play-row');
   row.classList.add('zone');
   document.body.append(row);
   const counter = document.createElement('div');
-  renderCounter(counter, 'classic', [], []);
+  renderCounter(counter, { deck_counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1], undealt: 0 }, [], []);
   document.body.append(counter);
   const star = (el) => {
     const svg = [...el.querySelectorAll('svg')].find((s) => s.getBoundingClientRect().width > 0);
@@ -118,11 +117,9 @@ def test_small_rows_tell_the_jokers_apart_by_shape(make_table):
 
 
 PASS_AGAIN = """async () => {
-  const { emptyState, applyEvent } = await import('/js/tablestate.js');
-  const { renderTable } = await import('/js/table.js');
-  const { setVariant } = await import('/js/format.js');
-  setVariant('classic');
-  const ds = emptyState('classic');
+  const { emptyState, applyEvent } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'tablestate.js'));
+  const { renderTable } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'table.js'));
+  const ds = emptyState({ rules: { players: 3, bidding: 'points', handicap: false, deck_counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1], undealt: 0 }, me: 0 });
   const view = { level: 'normal', totals: [0, 0, 0], round_number: 1 };
   const show = (ev) => { applyEvent(ds, ev); renderTable({ view, ds, thinking: null, handCount: 17 }); };
   for (const ev of [

@@ -12,17 +12,15 @@ import contextlib
 import logging
 import math
 import mimetypes
-from pathlib import Path
 from typing import Annotated, Any, AsyncIterator, Optional
 
 from fastapi import Body, Depends, FastAPI, Header, Path as PathParam, Query, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
-from starlette.staticfiles import StaticFiles
-from starlette.types import Scope
 
 from ..moves import play_table
+from .assets import UIAssets
 from .botpool import BotRunner
 from .errors import UI_ROUTE, ApiError, allowed_methods, install_handlers
 from .logs import log_failure
@@ -112,24 +110,6 @@ def _reply(reply: Reply) -> Response:
     # No timing header: how long the computers took is nobody's business (pacing.py).
     return Response(reply.body, status_code=reply.status, media_type="application/json",
                     headers=reply.headers)
-
-
-class _UIFiles:
-    """The UI's static files; a plain 404 while the directory does not exist yet."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory = Path(directory)
-        self._files: StaticFiles | None = None
-
-    async def response(self, scope: Scope) -> Response:
-        if self._files is None:
-            if not self.directory.is_dir():
-                raise HTTPException(status_code=404)
-            self._files = StaticFiles(directory=self.directory, html=True)
-        try:
-            return await self._files.get_response(self._files.get_path(scope), scope)
-        except OSError:  # a name the file system refuses is no file of ours
-            raise HTTPException(status_code=404) from None
 
 
 def create_app(settings: Settings | None = None, *, bots: BotRunner | None = None) -> FastAPI:
@@ -275,7 +255,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         """The review of a finished round: its progress while computed, then the decisions graded."""
         return _reply(await service.review(game, number, client))
 
-    ui_files = _UIFiles(settings.static_dir)
+    ui_files = UIAssets(settings.static_dir)
 
     # Last: anything else is a file of the UI (or a JSON 404).  A route, not a mount, so that a
     # wrong method on an API address is a 405 of that address.
@@ -283,7 +263,11 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
     async def ui(request: Request, path: str) -> Response:
         if path.startswith("api/"):  # an API address, not a file: 405 if it exists, else 404
             raise HTTPException(status_code=405 if allowed_methods(request) else 404)
-        return await ui_files.response(request.scope)
+        try:
+            return ui_files.response(path, request.headers.get("accept-encoding", ""),
+                                     request.headers.get("if-none-match"), head=request.method == "HEAD")
+        except OSError:  # a name the file system refuses is no file of ours
+            raise HTTPException(status_code=404) from None
 
     return app
 

@@ -106,6 +106,11 @@ export class GameApi {
     return this.post('/new-match', opts);
   }
 
+  /** A page of the game's finished rounds from `offset` (docs/API.md). */
+  rounds(offset = 0) {
+    return call('GET', this.path(`/rounds?offset=${offset}&limit=50`), { token: this.token });
+  }
+
   hint() {
     return call('POST', this.path('/hint'), { body: {}, token: this.token });
   }

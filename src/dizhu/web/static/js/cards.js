@@ -54,17 +54,12 @@ export function playOrder(ids) {
   return bodyFirst([...ids].sort((a, b) => a - b), rankOf);
 }
 
-/** The lowest rank of each variant's deck: duel has no 3s or 4s. */
-export function deckRanks(variant) {
-  const first = variant === 'duel' ? 2 : 0;
-  const ranks = [];
-  for (let r = first; r < 15; r += 1) ranks.push(r);
-  return ranks;
-}
-
-/** How many cards of a rank the deck holds. */
-export function deckCount(rank) {
-  return rank >= SMALL_JOKER ? 1 : 4;
+/**
+ * [{rank, count}] for every rank the variant's deck holds, from the view's
+ * rules descriptor (its deck_counts, indexed by rank: duel has no 3s or 4s).
+ */
+export function deckOf(rules) {
+  return rules.deck_counts.map((count, rank) => ({ rank, count })).filter(({ count }) => count > 0);
 }
 
 /**

@@ -54,7 +54,8 @@ export class Controls {
   /**
    * state: {phase, legal (array of action texts, empty unless it is our turn),
    * called (duel bidding), selection (count), auto (bool), interval (ms),
-   * busy (a request or an animation is running), suggested (hinted action)}
+   * busy (a request or an animation is running), suggested (hinted action),
+   * table (the display state: the bidding style names the buttons)}
    */
   update(state) {
     this.state = state;
@@ -75,7 +76,7 @@ export class Controls {
     for (const [action, btn] of this.bids) {
       btn.hidden = !(bidding && legal.includes(action));
       btn.disabled = !myTurn;
-      btn.textContent = actionLabel(action, { phase: 'bidding', called: state.called });
+      btn.textContent = actionLabel(action, { phase: 'bidding', called: state.called, table: state.table });
       btn.classList.toggle('suggested', bidding && suggested === action);
     }
     const playing = phase === 'playing';

@@ -52,3 +52,11 @@ export function replace(parent, ...children) {
 }
 
 export const $ = (id) => document.getElementById(id);
+
+/**
+ * The values offered for a choice of the start screen ('variant', 'level'):
+ * its radio buttons in index.html are the one list of them.
+ */
+export function choices(name) {
+  return [...document.querySelectorAll(`#start-form input[name="${name}"]`)].map((input) => input.value);
+}

@@ -6,10 +6,15 @@ import { h } from './dom.js';
 import { t, tParts } from './i18n.js';
 import { NOTATION, RANK_LABELS, ranksOfNotation, rankOf, suitOf, bodyFirst, SMALL_JOKER, BIG_JOKER } from './cards.js';
 
-// The table's variant decides seat names (duel has one opponent).
-let variant = 'classic';
-export function setVariant(v) {
-  variant = v;
+// Functions that name seats or bids take `table`: the display state of
+// tablestate.js, or anything with its `players`, `me` (the human's seat) and
+// `rules` (the view's variant descriptor). Without one, a three-seat table
+// with the human at seat 0.
+const PLAIN_TABLE = { players: 3, me: 0, rules: { bidding: 'points', players: 3 } };
+
+/** A seat counted from the human's: 0 the human, 1 the next to play, 2 the one after. */
+export function relativeSeat(seat, table = PLAIN_TABLE) {
+  return (seat - table.me + table.players) % table.players;
 }
 
 /** Spoken name of a card for screen readers: "Queen of hearts", "Big joker". */
@@ -27,11 +32,14 @@ export function rankLabel(rank) {
   return RANK_LABELS[rank];
 }
 
-/** Card notation ("TTJJ", "BR") as inline chips: 10 10 J J. */
+/**
+ * Card notation ("TTJJ", "BR") as inline chips: 10 10 J J. Screen readers get
+ * the same words as hidden text inside the sentence (an aria-label on a span
+ * is not read), the chips themselves are hidden from them.
+ */
 export function notationChips(text) {
   const ranks = ranksOfNotation(text);
-  const label = ranks.map(rankLabel).join(' ');
-  const wrap = h('span', { class: 'chips', role: 'text', aria: { label } });
+  const wrap = h('span', { class: 'chips' }, h('span', { class: 'sr-only', text: ` ${ranks.map(rankLabel).join(' ')} ` }));
   for (const rank of ranks) {
     const joker = rank === SMALL_JOKER ? ' chip-small' : rank === BIG_JOKER ? ' chip-big' : '';
     wrap.append(h('span', { class: `chip${joker}`, 'aria-hidden': 'true', text: rankLabel(rank) }));
@@ -59,9 +67,21 @@ export function playText(text) {
   return notationText(playNotation(text));
 }
 
-export function seatName(seat) {
-  if (seat === 0) return t('seat.you');
-  return variant === 'duel' ? t('seat.duel') : t(`seat.${seat}`);
+/** A seat's name: "You" for the human, the one opponent's name at a two-seat table. */
+export function seatName(seat, table = PLAIN_TABLE) {
+  const rel = relativeSeat(seat, table);
+  if (rel === 0) return t('seat.you');
+  return table.players === 2 ? t('seat.duel') : t(`seat.${rel}`);
+}
+
+/**
+ * `key` with the seat `name`d in it, or its `key_you` form when that seat is
+ * the player's (the verb agrees: "You lead", not "You leads").
+ */
+export function seatSentence(key, seat, table, params = {}) {
+  const own = `${key}_you`;
+  if (relativeSeat(seat, table) === 0 && t(own) !== own) return t(own, params);
+  return t(key, { ...params, name: seatName(seat, table) });
 }
 
 export function kindName(kind) {
@@ -76,14 +96,14 @@ export function levelName(level) {
  * Label of an action text. In duel bidding "pass" means "no call" before
  * anyone has called and "no rob" after, so the caller says which (`called`).
  */
-export function actionLabel(action, { phase = 'playing', called = false } = {}) {
+export function actionLabel(action, { phase = 'playing', called = false, table = PLAIN_TABLE } = {}) {
   const text = String(action);
   if (text.startsWith('bid ')) return t('act.bid', { n: text.slice(4) });
   if (text === 'call') return t('act.call');
   if (text === 'rob') return t('act.rob');
   if (text === 'pass') {
     if (phase !== 'bidding') return t('act.pass');
-    if (variant === 'duel') return called ? t('act.no_rob') : t('act.no_call');
+    if (table.rules.bidding === 'rob') return called ? t('act.no_rob') : t('act.no_call');
     return t('act.no_bid');
   }
   if (text.startsWith('play ')) return playText(text.slice(5));
@@ -92,7 +112,7 @@ export function actionLabel(action, { phase = 'playing', called = false } = {}) 
 
 // How each message parameter is shown, by its name (the engine and the bots
 // use these names consistently: see dizhu.REASONS and HINT_REASONS).
-function renderParam(name, value) {
+function renderParam(name, value, table) {
   switch (name) {
     case 'play':
     case 'previous':
@@ -106,11 +126,11 @@ function renderParam(name, value) {
       return t(`variant.${value}`);
     case 'seat':
     case 'to_act':
-      return Number.isInteger(value) ? seatName(value) : String(value);
+      return Number.isInteger(value) ? seatName(value, table) : String(value);
     case 'rank':
       return notationChips(value === '10' ? 'T' : value);
     case 'action':
-      return actionLabel(value, { phase: 'bidding' });
+      return actionLabel(value, { phase: 'bidding', table });
     // Counts that carry their noun, so that each language can make it agree
     // with the number (plural rules): "1 high card", "3 plays".
     case 'plays':
@@ -125,31 +145,32 @@ function renderParam(name, value) {
 }
 
 /** An engine refusal (code + params) as a sentence in the player's language. */
-export function reasonParts(code, params = {}) {
+export function reasonParts(code, params = {}, table = PLAIN_TABLE) {
   const key = `reason.${code}`;
   const known = t(key) !== key;
   if (!known) return [t(`error.${code}`) !== `error.${code}` ? t(`error.${code}`) : t('error.generic')];
-  return tParts(key, params, renderParam);
+  return tParts(key, params, (name, value) => renderParam(name, value, table));
 }
 
 /** A hint's reason (key + params) in the player's language. */
-export function hintParts(key, params = {}) {
-  return tParts(`hint.${key}`, params, renderParam);
+export function hintParts(key, params = {}, table = PLAIN_TABLE) {
+  return tParts(`hint.${key}`, params, (name, value) => renderParam(name, value, table));
 }
 
 /**
  * One sentence for a round event (replay captions, screen-reader news).
  * `called` tells whether a duel "pass" declined a call or a rob.
  */
-export function describeEvent(ev, { called = false } = {}) {
+export function describeEvent(ev, { called = false, table = PLAIN_TABLE } = {}) {
+  const who = (seat) => seatName(seat, table);
   switch (ev.type) {
-    case 'deal': return t('replay.deal', { name: seatName(ev.first) });
-    case 'bid': return `${seatName(ev.seat)}: ${actionLabel(ev.action, { phase: 'bidding', called })}`;
+    case 'deal': return seatSentence('replay.deal', ev.first, table);
+    case 'bid': return `${who(ev.seat)}: ${actionLabel(ev.action, { phase: 'bidding', called, table })}`;
     case 'redeal': return t('status.redeal');
-    case 'landlord': return t('replay.landlord', { name: seatName(ev.seat), cards: notationText(ev.bottom) });
-    case 'play': return `${seatName(ev.seat)}: ${kindName(ev.kind)} ${playText(ev.play)}`;
-    case 'pass': return `${seatName(ev.seat)}: ${t('act.pass')}`;
-    case 'trick': return t('replay.trick', { name: seatName(ev.leader) });
+    case 'landlord': return seatSentence('replay.landlord', ev.seat, table, { cards: notationText(ev.bottom) });
+    case 'play': return `${who(ev.seat)}: ${kindName(ev.kind)} ${playText(ev.play)}`;
+    case 'pass': return `${who(ev.seat)}: ${t('act.pass')}`;
+    case 'trick': return seatSentence('replay.trick', ev.leader, table);
     case 'settle': return ev.winner === 'landlord' ? t('settle.landlord_wins') : t('settle.farmers_win');
     default: return '';
   }

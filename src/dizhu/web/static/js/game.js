@@ -9,13 +9,17 @@
 import { ApiError, requestId } from './api.js';
 import { foldEvents, applyEvent, isDecision, lastDealIndex } from './tablestate.js';
 import { renderTable } from './table.js';
-import { renderCounter } from './counter.js';
+import { renderCounter, counterAlwaysShown } from './counter.js';
 import { renderStatus, promptParts } from './status.js';
-import { reasonParts, hintParts, playChips, setVariant, describeEvent, actionLabel } from './format.js';
-import { SORT_MODES, notationOf } from './cards.js';
+import { reasonParts, hintParts, playChips, describeEvent, actionLabel } from './format.js';
+import { SORT_MODES, notationOf, rankOf, ranksOfNotation } from './cards.js';
 import { setting, setSetting } from './storage.js';
 import { t } from './i18n.js';
 import { $, h } from './dom.js';
+// The effects, the sounds and the records are needed once play starts, not for the
+// first screen: loaded then (import()), they keep the first visit small.
+const effects = () => import('./effects.js');
+const sound = (name) => { import('./sound.js').then((m) => m.playSound(name)); };
 
 // How long the landlord's news stays before a computer landlord leads (on
 // top of the usual thinking pause): long enough to read who it is and to see
@@ -58,8 +62,18 @@ export class Game {
     this.generation = 0;
   }
 
+  /** The variant's name (to ask the server for another game of it). */
   get variant() {
     return this.view ? this.view.variant : 'classic';
+  }
+
+  /** The variant's rules and the human's seat, as the view gives them. */
+  get seating() {
+    return { rules: this.view.rules, me: this.me };
+  }
+
+  get me() {
+    return this.view.human_seat ?? 0;
   }
 
   get obs() {
@@ -71,7 +85,6 @@ export class Game {
     this.stopAuto();
     this.api = api;
     this.view = view;
-    setVariant(view.variant);
     this.generation += 1;
     this.events = [...view.events];
     this.message = null;
@@ -79,7 +92,7 @@ export class Game {
     this.handKey = '';
     const start = animate ? lastDealIndex(this.events) : this.events.length;
     this.shown = start;
-    this.ds = foldEvents(view.variant, this.events, start);
+    this.ds = foldEvents(this.seating, this.events, start);
     this.ui.hand.clear();
     this.render();
     await this.pump();
@@ -91,8 +104,8 @@ export class Game {
   handIds() {
     let ids = [...this.obs.hand_ids];
     for (const ev of this.events.slice(this.shown)) {
-      if (ev.type === 'play' && ev.seat === 0) ids.push(...ev.cards);
-      if (ev.type === 'landlord' && ev.seat === 0) ids = ids.filter((id) => !ev.bottom_ids.includes(id));
+      if (ev.type === 'play' && ev.seat === this.me) ids.push(...ev.cards);
+      if (ev.type === 'landlord' && ev.seat === this.me) ids = ids.filter((id) => !ev.bottom_ids.includes(id));
     }
     return ids;
   }
@@ -130,6 +143,7 @@ export class Game {
       this.ui.hand.render(hand, this.sortMode, handEnabled);
     }
     this.ui.controls.update({
+      table: ds,
       phase: ds.phase,
       legal: this.legal(),
       called: ds.called,
@@ -142,17 +156,19 @@ export class Game {
       sortMode: this.sortMode,
     });
     const counter = $('counter');
-    const showCounter = this.variant === 'duel' || setting('classicCounter');
+    const always = counterAlwaysShown(this.view.rules);
+    const showCounter = always || setting('classicCounter');
     counter.hidden = !showCounter;
-    $('counter-btn').hidden = this.variant === 'duel';
+    $('counter-btn').hidden = always;
     $('counter-btn').setAttribute('aria-pressed', showCounter ? 'true' : 'false');
-    if (showCounter) renderCounter(counter, this.variant, hand, ds.playedIds);
-    renderStatus(this.message, promptParts(ds, this.myTurn(), this.thinking));
+    if (showCounter) renderCounter(counter, this.view.rules, hand, ds.playedIds);
+    renderStatus(this.message, promptParts(ds, this.myTurn(), this.thinking), { myTurn: this.myTurn() });
     // Hooks for tests and styling: phase, whose turn, and a progress stamp
     // that changes whenever another event is shown.
     document.body.dataset.phase = ds.phase;
     document.body.dataset.progress = `${this.view.round_number}:${this.shown}`;
     document.body.dataset.turn = this.myTurn() ? 'me' : 'other';
+    if (this.ui.afterRender) this.ui.afterRender();
   }
 
   /** Reveal pending events one by one; then settle or let auto-play continue. */
@@ -167,13 +183,13 @@ export class Game {
       const deal = lastDealIndex(this.events);
       if (deal > this.shown) {
         this.shown = deal;
-        this.ds = foldEvents(this.variant, this.events, deal);
+        this.ds = foldEvents(this.seating, this.events, deal);
         announce(t('status.redeal'));
       }
       while (this.shown < this.events.length) {
         const ev = this.events[this.shown];
         const speed = Number(setting('speed'));
-        if (isDecision(ev) && ev.seat !== 0 && speed > 0) {
+        if (isDecision(ev) && ev.seat !== this.me && speed > 0) {
           this.thinking = ev.seat;
           this.render();
           await sleep(speed);
@@ -185,12 +201,18 @@ export class Game {
         this.thinking = null;
         const called = this.ds.called;
         applyEvent(this.ds, ev);
+        if (ev.type === 'deal') {
+          effects().then((m) => m.clearEffect());
+          this.ui.hand.dealing = true; // the next drawing of the hand deals it in
+          this.handKey = ''; // (even when the hand's cards were already drawn)
+        }
         // Mark the bottom cards we take as landlord until our first move.
-        if (ev.type === 'landlord' && ev.seat === 0) this.ui.hand.fresh = new Set(ev.bottom_ids);
+        if (ev.type === 'landlord' && ev.seat === this.me) this.ui.hand.fresh = new Set(ev.bottom_ids);
         this.shown += 1;
         this.render();
+        this.celebrate(ev);
         // Screen readers hear what the others do (the table itself is visual).
-        if (ev.type !== 'deal' && !(isDecision(ev) && ev.seat === 0)) announce(describeEvent(ev, { called }));
+        if (ev.type !== 'deal' && !(isDecision(ev) && ev.seat === this.me)) announce(describeEvent(ev, { called, table: this.ds }));
         // The landlord is decided: leave the deciding bid, the name and the
         // bottom cards in view before the computers go on.
         if (ev.type === 'landlord' && this.shown < this.events.length) {
@@ -207,6 +229,7 @@ export class Game {
     }
     if (replaced) return this.pump(); // start over on the new events
     this.render();
+    if (this.myTurn()) sound('turn');
     if (this.ds.phase === 'over') {
       this.stopAuto();
       await sleep(Math.min(1200, 300 + Number(setting('speed'))));
@@ -214,6 +237,16 @@ export class Game {
     } else {
       this.scheduleAuto();
     }
+  }
+
+  /** A round event just shown live: its effect and sound; a round's end counts in the records. */
+  async celebrate(ev) {
+    const round = { variant: this.variant, level: this.view.level, round: `${this.view.game_id}:${this.view.round_number}` };
+    const effect = (await effects()).effectOf(ev);
+    if (ev.type !== 'settle') return;
+    const won = ev.points[this.me] > 0;
+    if (!effect) sound(won ? 'win' : 'lose');
+    (await import('./records.js')).recordRound({ ...round, won });
   }
 
   /** Take a server view: append its events (or start over on a new round). */
@@ -231,7 +264,7 @@ export class Game {
       this.events = [...view.events];
       this.shown = newRound ? lastDealIndex(this.events) : Math.min(this.shown, this.events.length);
       this.handKey = '';
-      this.ds = foldEvents(this.variant, this.events, this.shown);
+      this.ds = foldEvents(this.seating, this.events, this.shown);
       if (newRound) {
         // Card ids repeat between deals: forget the old round's selection.
         this.ui.hand.selected.clear();
@@ -251,7 +284,7 @@ export class Game {
     if (this.busy) return false;
     this.busy = true;
     const since = sinceZero ? 0 : this.events.length;
-    this.thinking = this.ds.phase === 'over' ? null : 1 % this.ds.players;
+    this.thinking = this.ds.phase === 'over' ? null : (this.me + 1) % this.ds.players;
     this.render();
     let view;
     try {
@@ -279,7 +312,7 @@ export class Game {
       this.ui.onLost(err);
       return;
     } else {
-      this.message = { kind: 'error', parts: reasonParts(err.code, err.params) };
+      this.message = { kind: 'error', parts: reasonParts(err.code, err.params, this.ds) };
     }
     this.render();
   }
@@ -291,7 +324,7 @@ export class Game {
     this.generation += 1;
     this.events = [...view.events];
     this.shown = this.events.length;
-    this.ds = foldEvents(this.variant, this.events);
+    this.ds = foldEvents(this.seating, this.events);
     this.handKey = '';
     this.render();
   }
@@ -309,7 +342,7 @@ export class Game {
     if (!this.myTurn() || this.ds.phase !== 'playing') return;
     const cards = this.ui.hand.selection();
     if (!cards.length) {
-      this.message = { kind: 'error', parts: reasonParts('empty') };
+      this.message = { kind: 'error', parts: reasonParts('empty', {}, this.ds) };
       this.render();
       return;
     }
@@ -325,7 +358,7 @@ export class Game {
         verdict = null; // could not ask: let /act give its answer
       }
       if (verdict && !verdict.legal) {
-        this.message = { kind: 'error', parts: reasonParts(verdict.error.code, verdict.error.params || {}) };
+        this.message = { kind: 'error', parts: reasonParts(verdict.error.code, verdict.error.params || {}, this.ds) };
         this.render();
         return;
       }
@@ -349,8 +382,18 @@ export class Game {
     await this.send((o) => this.api.act(action, null, o));
   }
 
+  /**
+   * Suggest a move. Pressed again at the same turn, the next of the server's
+   * ranked alternatives (best first; an answer without them has one).
+   */
   async hint() {
     if (!this.myTurn() || this.busy) return;
+    const turn = `${this.view.version}:${this.shown}`;
+    if (this.hints && this.hints.turn === turn) {
+      this.hints.index = (this.hints.index + 1) % this.hints.options.length;
+      this.showHint();
+      return;
+    }
     this.busy = true;
     this.render();
     let hint;
@@ -363,19 +406,55 @@ export class Game {
     } finally {
       this.busy = false;
     }
-    const reason = hint.reason ? hintParts(hint.reason.key, hint.reason.params || {}) : [];
+    const alternatives = Array.isArray(hint.alternatives) && hint.alternatives.length ? hint.alternatives : [hint];
+    this.hints = { turn, index: 0, options: alternatives };
+    this.showHint();
+  }
+
+  showHint() {
+    const { index, options } = this.hints;
+    const hint = options[index];
+    const reason = hint.reason ? hintParts(hint.reason.key, hint.reason.params || {}, this.ds) : [];
+    const count = options.length > 1 ? h('small', { class: 'hint-count', text: t('status.hint_count', { i: index + 1, n: options.length }) }) : null;
     this.suggested = null;
     if (hint.action.startsWith('play ')) {
       this.ui.hand.setSelection(hint.cards || [], { highlight: true });
-      this.message = { kind: 'hint', parts: [playChips(hint.action.slice(5)), h('span', { class: 'why' }, ...reason)] };
+      this.message = { kind: 'hint', parts: [playChips(hint.action.slice(5)), h('span', { class: 'why' }, ...reason), count] };
     } else {
       this.ui.hand.setSelection([]);
       this.suggested = hint.action;
       // Name the suggested action (it is also lit up among the buttons).
-      const label = actionLabel(hint.action, { phase: this.ds.phase, called: this.ds.called });
-      this.message = { kind: 'hint', parts: [h('b', { text: label }), h('span', { class: 'why' }, ...reason)] };
+      const label = actionLabel(hint.action, { phase: this.ds.phase, called: this.ds.called, table: this.ds });
+      this.message = { kind: 'hint', parts: [h('b', { text: label }), h('span', { class: 'why' }, ...reason), count] };
     }
     this.render();
+  }
+
+  /**
+   * Smart selection: answering a play, a tap on one card picks the smallest
+   * of the server's legal replies that holds a card of its rank (fewest cards;
+   * among equals, the first the server lists). Null when none, or when off.
+   */
+  smartReply(id) {
+    if (setting('smartSelect') === false || !this.myTurn() || this.ds.phase !== 'playing' || !this.ds.lastPlay) return null;
+    const rank = rankOf(id);
+    let best = null;
+    for (const action of this.obs.legal_actions) {
+      if (!action.startsWith('play ')) continue;
+      const ranks = ranksOfNotation(action.slice(5));
+      if (ranks.includes(rank) && (!best || ranks.length < best.length)) best = ranks;
+    }
+    if (!best) return null;
+    const pool = this.handIds().filter((x) => x !== id);
+    const picked = [id];
+    const needed = [...best];
+    needed.splice(needed.indexOf(rank), 1);
+    for (const r of needed) {
+      const at = pool.findIndex((x) => rankOf(x) === r);
+      if (at < 0) return null;
+      picked.push(pool.splice(at, 1)[0]);
+    }
+    return picked;
   }
 
   cycleSort() {

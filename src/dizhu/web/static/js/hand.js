@@ -17,9 +17,14 @@ const TALL = 700; // px of screen height from which two rows sit apart
 const RESERVE = 20; // the hand's height is kept for this many cards (a landlord's hand)
 
 export class HandView {
-  constructor(el, { onChange = () => {} } = {}) {
+  /**
+   * onChange(selection) after every change; smart(id) may answer a tap on one
+   * card (nothing else picked) with the ids to pick instead, or null.
+   */
+  constructor(el, { onChange = () => {}, smart = () => null } = {}) {
     this.el = el;
     this.onChange = onChange;
+    this.smart = smart;
     this.ids = [];
     this.selected = new Set();
     this.cursor = 0;
@@ -27,6 +32,8 @@ export class HandView {
     this.drag = null;
     this.highlight = new Set(); // cards of a hint, shown until the selection changes
     this.fresh = new Set(); // the bottom cards just taken as landlord
+    this.dealing = false; // set by the controller: the next render deals the cards in
+    this.dealTimer = null;
     el.addEventListener('pointerdown', (e) => this.pointerDown(e));
     el.addEventListener('pointermove', (e) => this.pointerMove(e));
     el.addEventListener('pointerup', () => this.pointerUp());
@@ -53,8 +60,16 @@ export class HandView {
       face.setAttribute('role', 'option');
       face.id = `hand-card-${id}`;
       face.dataset.index = String(i);
+      face.style.setProperty('--i', String(i)); // the deal's stagger (CSSOM, allowed by the CSP)
       return face;
     }));
+    if (this.dealing) {
+      // A short deal: the cards fly in one after another (css: .hand.deal).
+      this.dealing = false;
+      this.el.classList.add('deal');
+      clearTimeout(this.dealTimer);
+      this.dealTimer = setTimeout(() => this.el.classList.remove('deal'), 40 * this.ids.length + 400);
+    }
     this.el.setAttribute('aria-label', t('hand.label', { n: this.ids.length }));
     this.el.classList.toggle('disabled', !enabled);
     this.refresh();
@@ -202,7 +217,14 @@ export class HandView {
   }
 
   pointerUp() {
+    const drag = this.drag;
     this.drag = null;
+    // A tap (not a drag) that picked one card: smart selection may widen it to a reply.
+    if (drag && drag.select && drag.seen.size === 1 && this.selected.size === 1) {
+      const [id] = drag.seen;
+      const pick = this.selected.has(id) ? this.smart(id) : null;
+      if (pick && pick.length > 1) this.setSelection(pick);
+    }
   }
 
   // ---- keyboard (focus on the hand): arrows move, Space/X/Up/Down select

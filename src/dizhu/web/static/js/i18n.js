@@ -36,11 +36,17 @@ export function isLanguage(code) {
   return CODES.includes(code);
 }
 
-async function load(code) {
+// Relative to this module, so the dictionaries come from the same versioned
+// (immutable) prefix as the scripts.
+function load(code) {
   if (!cache.has(code)) {
-    const response = await fetch(`i18n/${code}.json`, { cache: 'no-cache' });
-    if (!response.ok) throw new Error(`cannot load language ${code}`);
-    cache.set(code, await response.json());
+    cache.set(code, fetch(new URL(`../i18n/${code}.json`, import.meta.url)).then((response) => {
+      if (!response.ok) throw new Error(`cannot load language ${code}`);
+      return response.json();
+    }).catch((err) => {
+      cache.delete(code); // a failed load is tried again next time
+      throw err;
+    }));
   }
   return cache.get(code);
 }
@@ -48,8 +54,10 @@ async function load(code) {
 /** Switch language: load its dictionary, relabel the page, tell listeners. */
 export async function setLanguage(code) {
   if (!isLanguage(code)) code = 'en';
-  english = await load('en'); // the fallback for any missing key
+  // Every language has every key (tests/ui/test_translations.py): English, the
+  // fallback for a missing one, is not worth a second download.
   dict = await load(code);
+  english = code === 'en' ? dict : english;
   current = code;
   plurals = new Intl.PluralRules(code);
   document.documentElement.lang = code;

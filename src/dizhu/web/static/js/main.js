@@ -2,26 +2,33 @@
 // and resumes a saved game (a reload, a rotation or a reopened tab lands back
 // on the same table).
 
-import { $, h, replace } from './dom.js';
+import { $, h, replace, choices } from './dom.js';
 import { GameApi, ApiError } from './api.js';
 import { LANGUAGES, detectLanguage, setLanguage, language, onLanguageChange, t } from './i18n.js';
 import { savedGame, saveGame, forgetGame, setting, setSetting } from './storage.js';
 import { HandView } from './hand.js';
 import { Controls } from './controls.js';
 import { Game } from './game.js';
-import { Replay } from './replay.js';
-import { ReviewPanel } from './review.js';
-import { renderSettlement } from './settlement.js';
-import { renderRules } from './rules.js';
+// Loaded when first needed (import()), so the first visit downloads less:
+// the results, the replay and the rules page come after the first round or on request.
+const lazy = {
+  settlement: () => import('./settlement.js'),
+  replay: () => import('./replay.js'),
+  rules: () => import('./rules.js'),
+  records: () => import('./records.js'),
+  review: () => import('./review.js'),
+  puzzles: () => import('./puzzles.js'),
+};
 import { levelName, reasonParts } from './format.js';
 import { cardFace } from './cardview.js';
-import { initPuzzles } from './puzzles.js';
+import { counterAlwaysShown } from './counter.js';
 
 let game;
 let hand;
 let controls;
-let replay;
-let review;
+let replay = null; // replay.js's Replay, made on first use
+let review = null; // review.js's ReviewPanel, made with the replay on first use
+let coach = null; // coach.js, loaded when the guide is first shown
 let replayLevel = null; // the level chosen for replaying a deal, while the results stay open
 
 // ---- screens, dialogs, toasts
@@ -75,7 +82,7 @@ function focusHand() {
 }
 
 function anyDialogOpen() {
-  return [...document.querySelectorAll('dialog')].some((d) => d.open) || replay.open;
+  return [...document.querySelectorAll('dialog')].some((d) => d.open); // the replay is one too
 }
 
 // ---- the start screen
@@ -113,10 +120,10 @@ function matchInProgress() {
 }
 
 // Deal codes as the server makes them (docs/API.md): the variant, a dash, the code.
-const DEAL_CODE = /^(classic|duel)-[A-Za-z0-9._:-]{1,128}$/;
+const DEAL_CODE = /^([a-z]+)-[A-Za-z0-9._:-]{1,128}$/;
 
 /** A deal code from what was typed or pasted (a code, or a link ending in #deal=<code>); null if none. */
-export function readDealCode(text) {
+export function readDealCode(text, variants = choices('variant')) {
   let code = String(text || '').trim();
   const at = code.indexOf('#deal=');
   if (at >= 0) code = code.slice(at + 6);
@@ -126,7 +133,7 @@ export function readDealCode(text) {
     return null;
   }
   const match = DEAL_CODE.exec(code);
-  return match ? { code, variant: match[1] } : null;
+  return match && variants.includes(match[1]) ? { code, variant: match[1] } : null;
 }
 
 /** The link that opens a deal on this site. */
@@ -147,6 +154,7 @@ async function startNewGame({ variant, level, dealCode = null }) {
     closeDialogs();
     showScreen('table');
     await game.begin(api, view, { animate: true });
+    if (!setting('coachSeen')) await showGuide(); // the first game's guide, once
     return true;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
@@ -216,22 +224,27 @@ function closeDialogs() {
   if (replay && replay.open) replay.close();
 }
 
-function showSettlement() {
+async function showSettlement() {
+  const { renderSettlement } = await lazy.settlement();
   const result = game.settleEvent();
   if (!result || game.roundInProgress()) return;
   const dialog = $('settle-dialog');
   renderSettlement($('settle-body'), {
     view: game.view,
+    table: game.ds,
     result,
     replayLevel,
     handlers: {
-      replay: () => {
+      replay: async () => {
+        const shown = await theReplay();
         dialog.close();
-        replay.show(game.variant, game.events);
+        shown.show(game.seating, game.events, backToResults);
       },
-      review: () => {
+      review: async () => {
+        if (!review) review = new (await lazy.review()).ReviewPanel(await theReplay());
         dialog.close();
-        review.open({ api: game.api, variant: game.variant, events: game.events, number: game.view.round_number });
+        review.open({ api: game.api, seating: game.seating, events: game.events, number: game.view.round_number,
+                      onClose: backToResults });
       },
       close: () => dialog.close(),
       anotherRound: async () => {
@@ -259,6 +272,19 @@ function showSettlement() {
   dialog.scrollTop = 0;
 }
 
+/** The replay (replay.js), made on first use. */
+async function theReplay() {
+  if (!replay) replay = new (await lazy.replay()).Replay();
+  return replay;
+}
+
+/** Closing the replay (or the review) comes back to the results, on the button that opened it. */
+async function backToResults() {
+  await showSettlement();
+  const back = $('settle-body').querySelector('[data-ctl=replay]');
+  if (back) back.focus({ preventScroll: true });
+}
+
 /** Copy `text` to the clipboard; resolves true when it worked. */
 async function copyText(text) {
   try {
@@ -277,7 +303,10 @@ function wireMenu() {
     $('menu-language').value = language();
     $('menu-speed').value = String(setting('speed'));
     $('menu-counter').checked = !!setting('classicCounter');
-    $('menu-counter-row').hidden = game.variant === 'duel';
+    $('menu-sound').checked = setting('sound') !== false; // sound.js reads the same setting
+    $('menu-smart').checked = setting('smartSelect') !== false;
+    $('menu-log').hidden = !game.view;
+    $('menu-counter-row').hidden = !game.view || counterAlwaysShown(game.view.rules);
     $('menu-results').hidden = !game.view || game.roundInProgress();
     menu.showModal();
   });
@@ -305,6 +334,21 @@ function wireMenu() {
     menu.close();
     openRules();
   });
+  $('menu-log').addEventListener('click', () => {
+    menu.close();
+    openRoundLog();
+  });
+  $('menu-records').addEventListener('click', async () => {
+    menu.close();
+    (await lazy.records()).renderRecords($('records-body'));
+    $('records-dialog').showModal();
+  });
+  $('menu-guide').addEventListener('click', () => {
+    menu.close();
+    if (document.body.dataset.screen === 'table') showGuide({ always: true });
+  });
+  $('menu-sound').addEventListener('change', (e) => setSetting('sound', e.target.checked));
+  $('menu-smart').addEventListener('change', (e) => setSetting('smartSelect', e.target.checked));
   $('menu-speed').addEventListener('change', (e) => setSetting('speed', Number(e.target.value)));
   $('menu-counter').addEventListener('change', (e) => {
     setSetting('classicCounter', e.target.checked);
@@ -323,9 +367,34 @@ function wireMenu() {
   $('start-rules-btn').addEventListener('click', openRules);
 }
 
-function openRules() {
+/** The guide (coach marks), its module loaded on first use: most visits never need it. */
+async function showGuide(options = {}) {
+  if (!coach) {
+    const { Coach } = await import('./coach.js');
+    coach = coach || new Coach();
+  }
+  coach.maybeStart(options);
+}
+
+/** The tricks of this round at once, then the match's ledger once the server sends it. */
+async function openRoundLog() {
+  const { renderRoundLog, matchRounds } = await import('./roundlog.js');
+  const draw = (ledger) => renderRoundLog($('log-body'), { table: game.ds, events: game.events.slice(0, game.shown), ledger });
+  draw(null);
+  $('log-dialog').showModal();
+  try {
+    const ledger = await matchRounds(game.api, game.view);
+    if ($('log-dialog').open) draw(ledger);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if ($('log-dialog').open) draw([]);
+  }
+}
+
+async function openRules() {
+  const { renderRules } = await lazy.rules();
   renderRules($('rules-body'));
-  $('rules-dialog').showModal();
+  if (!$('rules-dialog').open) $('rules-dialog').showModal();
   $('rules-body').scrollTop = 0;
 }
 
@@ -342,7 +411,7 @@ function onKey(e) {
   const target = e.target;
   if (['SELECT', 'INPUT', 'TEXTAREA'].includes(target.tagName)) return;
   // ? opens the rules at any time on the table, over the results too.
-  if (e.key === '?' && document.body.dataset.screen === 'table' && !$('rules-dialog').open && !replay.open) {
+  if (e.key === '?' && document.body.dataset.screen === 'table' && !$('rules-dialog').open && !$('replay').open) {
     e.preventDefault();
     openRules();
     return;
@@ -390,7 +459,7 @@ async function boot() {
   await setLanguage(setting('language') || detectLanguage());
   fillLanguageSelects();
   drawLogo();
-  hand = new HandView($('hand'), { onChange: () => game.selectionChanged() });
+  hand = new HandView($('hand'), { onChange: () => game.selectionChanged(), smart: (id) => game.smartReply(id) });
   controls = new Controls($('controls'), $('tools'), {
     play: () => game.play(),
     pass: () => game.pass(),
@@ -409,11 +478,14 @@ async function boot() {
   game = new Game({
     hand,
     controls,
+    // A control that vanished (a bid, Play once the turn is over, New game)
+    // would leave the keyboard on <body>: it goes back to the hand.
+    afterRender: () => {
+      if (!document.activeElement || document.activeElement === document.body) focusHand();
+    },
     onOver: () => { if (!anyDialogOpen()) showSettlement(); },
     onLost: gameLost,
   });
-  replay = new Replay({ onClose: () => $('menu-btn').focus() });
-  review = new ReviewPanel(replay);
   wireMenu();
 
   onLanguageChange(() => {
@@ -422,9 +494,11 @@ async function boot() {
     controls.relabel();
     game.handKey = ''; // card names are spoken in the new language
     game.render();
-    if ($('rules-dialog').open) renderRules($('rules-body'));
+    if ($('rules-dialog').open) openRules();
     if ($('settle-dialog').open) showSettlement();
-    if (replay.open) replay.render();
+    if (replay && replay.open) replay.render();
+    if (coach && coach.open) coach.render();
+    if ($('records-dialog').open) lazy.records().then((m) => m.renderRecords($('records-body')));
     if (!$('start-screen').hidden) refreshStart();
   });
   for (const select of document.querySelectorAll('.language-select')) {
@@ -473,9 +547,32 @@ async function boot() {
   document.body.classList.remove('loading');
   const resumed = await resume();
   if (!resumed) showScreen('start');
-  await initPuzzles({ goHome: () => showScreen('start') });
+  await startPuzzles();
   document.body.dataset.ready = 'true';
   await openDealLink();
+}
+
+/** Puzzle mode (puzzles.js), loaded on the first press of its button, or at once when
+ * a reload interrupted a puzzle (its progress, kept under this key, says so). */
+async function startPuzzles() {
+  const options = { goHome: () => showScreen('start') };
+  let open = null;
+  try {
+    open = JSON.parse(localStorage.getItem('dizhu.puzzles') || 'null')?.open;
+  } catch {
+    open = null;
+  }
+  if (open) {
+    await (await lazy.puzzles()).initPuzzles(options);
+    return;
+  }
+  const button = $('puzzles-btn');
+  if (!button) return;
+  button.addEventListener('click', async () => {
+    const puzzles = await lazy.puzzles();
+    await puzzles.initPuzzles(options);
+    await puzzles.openPuzzleList();
+  }, { once: true });
 }
 
 boot();

@@ -9,7 +9,7 @@ import { $, h, replace } from './dom.js';
 import { t, onLanguageChange } from './i18n.js';
 import { idsForNotation, notationOf, rankOf, ranksOfNotation } from './cards.js';
 import { cardFace } from './cardview.js';
-import { playChips, reasonParts, setVariant } from './format.js';
+import { playChips, reasonParts } from './format.js';
 
 const STORE = 'dizhu.puzzles';
 const LEVELS = ['easy', 'medium', 'hard', 'expert'];
@@ -34,6 +34,7 @@ function saveProgress() {
 
 let progress = loadProgress();
 let home = () => {};
+let wired = false; // initPuzzles ran
 let list = null; // the server's puzzle summaries
 let state = null; // the current puzzle's state
 let selected = new Set();
@@ -91,6 +92,11 @@ function back() {
   progress.open = null;
   saveProgress();
   home();
+}
+
+/** Open the list of puzzles (the first press of the button, before the module was loaded). */
+export async function openPuzzleList() {
+  await openList();
 }
 
 async function openList() {
@@ -202,7 +208,6 @@ function goalText() {
 }
 
 function renderBoard() {
-  setVariant(state.variant);
   // for tests and styles: which puzzle, how it stands, how many of the player's moves
   document.body.dataset.puzzle = `${state.id}:${state.status}:${state.moves.length}`;
   $('pz-list').hidden = true;
@@ -344,6 +349,9 @@ function next() {
  * `goHome` shows the start screen again.
  */
 export async function initPuzzles({ goHome }) {
+  if (wired) return;
+  wired = true;
+
   home = goHome;
   screen();
   $('puzzles-btn')?.addEventListener('click', () => openList().catch(() => {}));

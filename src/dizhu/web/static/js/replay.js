@@ -11,10 +11,18 @@ import { seatPosition } from './table.js';
 import { t } from './i18n.js';
 
 export class Replay {
-  constructor({ onClose }) {
+  constructor() {
     this.el = $('replay');
-    this.onClose = onClose;
+    this.onClose = null;
     this.step = 0;
+    // A modal dialog: the table behind is inert; Escape closes it like the button.
+    this.el.addEventListener('close', () => {
+      document.body.classList.remove('replaying');
+      this.el.dispatchEvent(new CustomEvent('replay-close')); // the review lets go
+      const back = this.onClose;
+      this.onClose = null;
+      if (back) back();
+    });
     $('replay-close').addEventListener('click', () => this.close());
     $('replay-first').addEventListener('click', () => this.go(0));
     $('replay-prev').addEventListener('click', () => this.go(this.step - 1));
@@ -25,7 +33,6 @@ export class Replay {
       if (e.key in moves) this.go(this.step + moves[e.key]);
       else if (e.key === 'Home') this.go(0);
       else if (e.key === 'End') this.go(this.events.length - 1);
-      else if (e.key === 'Escape') this.close();
       else return;
       e.preventDefault();
       e.stopPropagation();
@@ -33,27 +40,29 @@ export class Replay {
   }
 
   get open() {
-    return !this.el.hidden;
+    return this.el.open;
   }
 
-  /** Open on a finished round: `events` of the round, ending with settle. */
-  show(variant, events) {
+  /**
+   * Open on a finished round: `events` of the round, ending with settle;
+   * `seating` {rules, me} as for foldEvents. `onClose` puts the keyboard back
+   * where the replay was opened.
+   */
+  show(seating, events, onClose = null) {
     const settle = events[events.length - 1];
-    this.variant = variant;
+    this.seating = seating;
     this.events = events.slice(lastDealIndex(events)); // only the deal that was played
     this.initial = settle.initial_ids;
     this.step = 0;
-    this.el.hidden = false;
+    this.onClose = onClose;
     document.body.classList.add('replaying');
     this.render();
+    if (!this.el.open) this.el.showModal();
     $('replay-next').focus();
   }
 
   close() {
-    this.el.hidden = true;
-    document.body.classList.remove('replaying');
-    this.el.dispatchEvent(new CustomEvent('replay-close'));
-    this.onClose();
+    if (this.el.open) this.el.close();
   }
 
   go(step) {
@@ -62,17 +71,18 @@ export class Replay {
   }
 
   render() {
-    const ds = foldEvents(this.variant, this.events, this.step + 1, { initialHands: this.initial });
+    const ds = foldEvents(this.seating, this.events, this.step + 1, { initialHands: this.initial });
     const ev = this.events[this.step];
-    const order = this.variant === 'duel' ? [1, 0] : [2, 1, 0];
+    // Top to bottom as at the table: the seat after the player's last, the player at the bottom.
+    const order = Array.from({ length: ds.players }, (_, i) => (ds.me + ds.players - 1 - i) % ds.players);
     const seats = order.map((seat) => {
       const act = ds.seatAct[seat];
       let action = null;
       if (act && act.type === 'play') action = cardRow(playOrder(act.cards), 'play-row');
-      else if (act) action = h('span', { class: 'bubble', text: act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called }) });
+      else if (act) action = h('span', { class: 'bubble', text: act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called, table: ds }) });
       const acting = ev && ev.seat === seat;
       return h('div', { class: `replay-seat pos-${seatPosition(ds, seat)}${acting ? ' acting' : ''}` },
-        h('div', { class: 'who' }, h('b', { text: seatName(seat) }),
+        h('div', { class: 'who' }, h('b', { text: seatName(seat, ds) }),
           ds.landlord !== null ? h('span', { class: `role ${ds.landlord === seat ? 'landlord' : 'farmer'}`, text: t(ds.landlord === seat ? 'role.landlord' : 'role.farmer') }) : null,
           h('span', { class: 'n', text: t('table.cards_left', { n: ds.hands[seat].length }) })),
         h('div', { class: 'replay-hand' }, ds.hands[seat].length ? cardRow([...ds.hands[seat]].sort((a, b) => a - b), 'replay-row') : null),
@@ -82,7 +92,7 @@ export class Replay {
       ...(ds.bottomIds ? ds.bottomIds.map((id) => cardFace(id, 'mini')) : [0, 1, 2].map(() => cardBack('mini'))));
     replace($('replay-table'), bottom, seats);
     const called = ev && ev.type === 'bid' && ds.seatAct[ev.seat] ? ds.seatAct[ev.seat].called : false;
-    $('replay-caption').textContent = ev ? describeEvent(ev, { called }) : '';
+    $('replay-caption').textContent = ev ? describeEvent(ev, { called, table: ds }) : '';
     $('replay-step').textContent = t('replay.step', { i: this.step + 1, n: this.events.length });
     $('replay-first').disabled = $('replay-prev').disabled = this.step === 0;
     $('replay-next').disabled = $('replay-last').disabled = this.step === this.events.length - 1;

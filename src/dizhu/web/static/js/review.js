@@ -29,17 +29,20 @@ export class ReviewPanel {
     });
   }
 
-  /** Open the replay of a finished round with its review: `number` is the round's number. */
-  async open({ api, variant, events, number }) {
+  /**
+   * Open the replay of a finished round with its review: `number` is the round's
+   * number, `seating` {rules, me} as for the replay, `onClose` as the replay's.
+   */
+  async open({ api, seating, events, number, onClose = null }) {
     const opening = {};
     this.opening = opening; // a late answer for an earlier opening is dropped
-    Object.assign(this, { api, events, number, review: null, progress: null, error: null });
+    Object.assign(this, { api, seating, events, number, review: null, progress: null, error: null });
     this.offset = lastDealIndex(events);
     this.panel = h('section', { class: 'review-panel', id: 'review', aria: { labelledby: 'review-title' } });
     this.replay.el.insertBefore(this.panel, this.replay.el.querySelector('.replay-nav'));
     this.replay.el.classList.add('reviewing');
     this.setState('loading');
-    this.replay.show(variant, events);
+    this.replay.show(seating, events, onClose);
     try {
       let answer = await api.review(number, true);
       while (answer.status !== 'done') {
@@ -152,7 +155,8 @@ export class ReviewPanel {
 
   /** What one decision was worth, the better move and why, and the face-up figure. */
   detail(d) {
-    const label = (action) => actionLabel(action, { phase: d.phase, called: this.called(d) });
+    const table = { players: this.seating.rules.players, me: this.seating.me, rules: this.seating.rules };
+    const label = (action) => actionLabel(action, { phase: d.phase, called: this.called(d), table });
     const figure = (f) => t('review.figure', { points: signed(f.points), chance: Math.round(100 * f.win_chance) });
     const thresholds = this.review.thresholds;
     return h('div', { class: 'review-detail', aria: { live: 'polite' } },
@@ -161,7 +165,7 @@ export class ReviewPanel {
         d.loss > 0 ? ` ${t('review.loss', { loss: plain(d.loss) })}` : null),
       h('p', {}, h('span', { class: 'review-label', text: t('review.made') }), ' ', h('b', { text: label(d.made.action) }), ` — ${figure(d.made)}`),
       d.better ? h('p', {}, h('span', { class: 'review-label', text: t('review.best') }), ' ', h('b', { text: label(d.best.action) }), ` — ${figure(d.best)}`) : null,
-      h('p', { class: 'review-why' }, h('span', { class: 'review-label', text: t('review.why') }), ' ', hintParts(d.reason.key, d.reason.params)),
+      h('p', { class: 'review-why' }, h('span', { class: 'review-label', text: t('review.why') }), ' ', hintParts(d.reason.key, d.reason.params, table)),
       h('p', { class: 'review-faceup' },
         h('span', { class: 'review-label', text: t('review.face_up') }), ' ', h('b', { text: label(d.face_up_best.action) }),
         ` — ${t('review.face_up_points', { points: signed(d.face_up_best.points) })}`),

@@ -6,12 +6,13 @@
 import { h, replace } from './dom.js';
 import { cardRow } from './cardview.js';
 import { seatName, playChips, levelName } from './format.js';
+import { choices } from './dom.js';
 import { t } from './i18n.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 /** One line per factor of the score, in the engine's order. */
-export function breakdownLines(result, variant) {
+export function breakdownLines(result, table) {
   const lines = [];
   for (const entry of result.breakdown || []) {
     switch (entry.source) {
@@ -23,7 +24,7 @@ export function breakdownLines(result, variant) {
         break;
       case 'bomb':
       case 'rocket':
-        lines.push([t(`mult.${entry.source}`, { name: seatName(entry.seat) }), ' ', playChips(entry.play), ' ×2']);
+        lines.push([t(`mult.${entry.source}`, { name: seatName(entry.seat, table) }), ' ', playChips(entry.play), ' ×2']);
         break;
       case 'spring':
       case 'anti_spring':
@@ -33,7 +34,8 @@ export function breakdownLines(result, variant) {
         lines.push([`${entry.source} ×${entry.factor}`]);
     }
   }
-  if (variant === 'classic') lines.push([t('mult.total_classic', { p: result.multiplier, double: result.multiplier * 2 })]);
+  // With two farmers, the landlord wins or pays both their shares.
+  if (table.players > 2) lines.push([t('mult.total_classic', { p: result.multiplier, double: result.multiplier * (table.players - 1) })]);
   else lines.push([t('mult.total_duel', { p: result.multiplier })]);
   return lines;
 }
@@ -42,9 +44,8 @@ export function breakdownLines(result, variant) {
  * Fill `body`. handlers: replay(), close(), anotherRound(), newMatch(),
  * replayDeal(level), and review() if the round can be reviewed.
  */
-export function renderSettlement(body, { view, result, handlers, replayLevel = null }) {
-  const variant = view.variant;
-  const mine = result.points[0];
+export function renderSettlement(body, { view, table, result, handlers, replayLevel = null }) {
+  const mine = result.points[table.me];
   const players = result.points.length;
   const matchOver = view.match_over;
   const headline = mine > 0 ? t('settle.you_win') : t('settle.you_lose');
@@ -54,8 +55,8 @@ export function renderSettlement(body, { view, result, handlers, replayLevel = n
   for (let seat = 0; seat < players; seat += 1) {
     const landlord = seat === result.landlord;
     const left = (result.hand_ids || [])[seat] || [];
-    rows.push(h('tr', { class: `player${seat === 0 ? ' me' : ''}` },
-      h('th', { scope: 'row' }, h('span', { class: 'name', text: seatName(seat) }), ' ',
+    rows.push(h('tr', { class: `player${seat === table.me ? ' me' : ''}` },
+      h('th', { scope: 'row' }, h('span', { class: 'name', text: seatName(seat, table) }), ' ',
         h('small', { class: `role ${landlord ? 'landlord' : 'farmer'}`, text: t(landlord ? 'role.landlord' : 'role.farmer') })),
       h('td', { class: 'n-left', text: left.length ? t('table.cards_left', { n: left.length }) : t('settle.out') }),
       h('td', { class: `pts ${result.points[seat] > 0 ? 'plus' : 'minus'}`, text: signed(result.points[seat]) }),
@@ -64,9 +65,9 @@ export function renderSettlement(body, { view, result, handlers, replayLevel = n
       rows.push(h('tr', { class: 'hand-line' }, h('td', { colspan: '4' }, cardRow([...left].sort((a, b) => a - b), 'settle-row'))));
     }
   }
-  const winners = (view.winners || []).map(seatName).join(t('settle.and'));
+  const winners = (view.winners || []).map((seat) => seatName(seat, table)).join(t('settle.and'));
   const levelSelect = h('select', { class: 'replay-level', aria: { label: t('settle.replay_level') } },
-    ['normal', 'intermediate', 'super-hard'].map((level) => h('option', { value: level, text: levelName(level), selected: level === (replayLevel || view.level) })));
+    choices('level').map((level) => h('option', { value: level, text: levelName(level), selected: level === (replayLevel || view.level) })));
   replace(body,
     h('header', { class: `settle-head ${mine > 0 ? 'win' : 'lose'}` },
       h('h2', { id: 'settle-title', text: headline }),
@@ -76,7 +77,7 @@ export function renderSettlement(body, { view, result, handlers, replayLevel = n
     matchOver ? h('p', { class: 'match-winner', role: 'status', text: t('settle.match_winner', { names: winners }) }) : null,
     h('section', { class: 'breakdown', aria: { label: t('settle.multiplier') } },
       h('h3', { text: t('settle.multiplier') }),
-      h('ul', {}, breakdownLines(result, variant).map((parts) => h('li', {}, parts)))),
+      h('ul', {}, breakdownLines(result, table).map((parts) => h('li', {}, parts)))),
     h('table', { class: 'scores' },
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col', text: t('settle.player') }),

@@ -7,13 +7,13 @@ import { t, tParts } from './i18n.js';
 import { playChips, seatName } from './format.js';
 
 /**
- * Duel bidding, our turn: what the opponent just did decides the question
+ * Call-and-rob bidding (duel), our turn: what the opponent just did decides the question
  * (they called: rob?; they robbed, our call or our rob: rob back?).
  */
 function duelPrompt(ds) {
   if (!ds.called) return t('status.call');
   const last = ds.bids.length ? ds.bids[ds.bids.length - 1] : null;
-  const name = last ? seatName(last[0]) : seatName(1);
+  const name = seatName(last ? last[0] : (ds.me + 1) % ds.players, ds);
   return t(last && last[1] === 'rob' ? 'status.rob_back' : 'status.rob', { name, n: ds.robs });
 }
 
@@ -27,31 +27,46 @@ export function promptParts(ds, myTurn, thinking) {
 
 function basicPrompt(ds, myTurn, thinking) {
   if (ds.phase === 'over') return [t('status.over')];
-  if (thinking !== null && thinking !== undefined && thinking !== 0) return [t('status.thinking', { name: seatName(thinking) })];
-  if (!myTurn) return ds.toAct === 0 ? [] : [t('status.waiting', { name: seatName(ds.toAct) })];
+  if (thinking !== null && thinking !== undefined && thinking !== ds.me) return [t('status.thinking', { name: seatName(thinking, ds) })];
+  if (!myTurn) return ds.toAct === ds.me ? [] : [t('status.waiting', { name: seatName(ds.toAct, ds) })];
   if (ds.phase === 'bidding') {
-    if (ds.variant === 'duel') return [duelPrompt(ds)];
+    if (ds.rules.bidding === 'rob') return [duelPrompt(ds)];
     return [ds.highest ? t('status.bid_higher', { n: ds.highest }) : t('status.bid')];
   }
   if (!ds.lastPlay) return [t('status.lead')];
-  return tParts('status.beat', { play: ds.lastPlay.play, name: seatName(ds.lastPlay.seat) },
+  return tParts('status.beat', { play: ds.lastPlay.play, name: seatName(ds.lastPlay.seat, ds) },
     (name, value) => (name === 'play' ? playChips(value) : value));
+}
+
+/** The words a screen reader finds in `node` (what is aria-hidden left out). */
+export function spokenText(node) {
+  const copy = node.cloneNode(true);
+  for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+  return copy.textContent.replace(/\s+/g, ' ').trim();
 }
 
 /**
  * Show `message` ({kind: 'error'|'hint'|'info', parts}) or, without one, the
- * prompt. Errors are announced assertively to screen readers.
+ * prompt. The line is redrawn only when its words change. It is not a live
+ * region itself (a computer "thinking" is no news, and two polite regions
+ * would talk over each other): errors are spoken assertively, and a hint or
+ * the prompt of the player's turn goes to the one polite region, #announce.
  */
-export function renderStatus(message, prompt) {
+export function renderStatus(message, prompt, { myTurn = false } = {}) {
   const el = $('status');
-  if (message) {
-    el.className = `status ${message.kind}`;
-    el.setAttribute('aria-live', message.kind === 'error' ? 'assertive' : 'polite');
-    const label = message.kind === 'hint' ? h('b', { class: 'tag', text: t('status.hint_tag') }) : null;
-    replace(el, h('span', { class: 'msg' }, label, ...message.parts));
-  } else {
-    el.className = 'status';
-    el.setAttribute('aria-live', 'polite');
-    replace(el, prompt.length ? h('span', { class: 'msg' }, ...prompt) : '');
+  const kind = message ? message.kind : '';
+  const content = message
+    ? h('span', { class: 'msg' }, message.kind === 'hint' ? h('b', { class: 'tag', text: t('status.hint_tag') }) : null, ...message.parts)
+    : (prompt.length ? h('span', { class: 'msg' }, ...prompt) : null);
+  const text = content ? spokenText(content) : '';
+  const key = `${kind}|${text}`;
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.className = `status ${kind}`.trim();
+  el.setAttribute('aria-live', kind === 'error' ? 'assertive' : 'off');
+  replace(el, content);
+  if (kind === 'hint' || kind === 'info' || (!message && myTurn)) {
+    const live = $('announce');
+    if (live && text) live.textContent = text;
   }
 }

@@ -36,6 +36,10 @@ const DEFAULTS = {
   classicCounter: false,
   variant: 'classic',
   level: 'normal',
+  sound: true,
+  smartSelect: true, // a tap while answering picks the smallest reply with that card
+  coachSeen: false,
+  records: null, // records.js
 };
 
 export function setting(name) {

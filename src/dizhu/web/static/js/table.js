@@ -7,7 +7,7 @@ import { $, h, replace } from './dom.js';
 import { cardFace, cardBack, cardRow } from './cardview.js';
 import { currentMultiplier } from './tablestate.js';
 import { notationOf, playOrder } from './cards.js';
-import { actionLabel, kindName, levelName, seatName, notationText, playText } from './format.js';
+import { actionLabel, kindName, levelName, seatName, notationText, playText, relativeSeat } from './format.js';
 import { t, language } from './i18n.js';
 
 function roleBadge(ds, seat) {
@@ -16,9 +16,9 @@ function roleBadge(ds, seat) {
   return h('span', { class: `role ${landlord ? 'landlord' : 'farmer'}`, text: t(landlord ? 'role.landlord' : 'role.farmer') });
 }
 
-/** Duel: the farmer wins on getting down to the handicap (0: must play out). */
+/** With a handicap (duel), the farmer wins on getting down to it (0: must play out). */
 function winsAt(ds, seat) {
-  if (ds.variant !== 'duel' || ds.landlord === null || ds.landlord === seat) return null;
+  if (!ds.rules.handicap || ds.landlord === null || ds.landlord === seat) return null;
   return h('span', { class: 'wins-at', text: t('table.wins_at', { n: ds.robs }) });
 }
 
@@ -27,73 +27,98 @@ function scoreText(view, seat) {
   return t('table.points', { n: total > 0 ? `+${total}` : String(total) });
 }
 
+/**
+ * Redraw `el` only when `key` (what it shows) changed: the table renders at
+ * every event and keystroke, and rebuilding unchanged parts churns the
+ * accessibility tree and restarts animations.
+ */
+function changed(el, ...key) {
+  const text = JSON.stringify([...key, language()]);
+  if (el.dataset.key === text) return false;
+  el.dataset.key = text;
+  return true;
+}
+
+/** Down to one or two cards: the seat calls it out (报单 / 报双). */
+function alarm(left, phase) {
+  return phase === 'playing' && (left === 1 || left === 2) ? left : 0;
+}
+
 function seatPanel(ds, view, seat, thinking) {
   const level = view.seats && view.seats[seat] ? view.seats[seat].level : view.level;
   const active = ds.toAct === seat && ds.phase !== 'over';
-  const panel = $(`seat-${seat}`);
-  panel.className = `seat-panel seat-pos-${seatPosition(ds, seat)}${active ? ' active' : ''}${thinking === seat ? ' thinking' : ''}${ds.landlord === seat ? ' is-landlord' : ''}`;
-  panel.hidden = false;
+  const rel = relativeSeat(seat, ds);
+  const panel = $(`seat-${rel}`);
   const left = ds.cardsLeft[seat];
+  const warn = alarm(left, ds.phase);
+  panel.className = `seat-panel seat-pos-${seatPosition(ds, seat)}${active ? ' active' : ''}${thinking === seat ? ' thinking' : ''}${ds.landlord === seat ? ' is-landlord' : ''}${warn ? ` alarm alarm-${warn}` : ''}`;
+  panel.hidden = false;
+  const score = scoreText(view, seat);
+  if (!changed(panel, seat, level, ds.landlord, ds.rules.handicap ? ds.robs : 0, left, score, warn)) return;
+  const name = seatName(seat, ds);
   replace(panel,
-    h('div', { class: 'avatar', 'aria-hidden': 'true', text: seatName(seat).slice(0, 1) }),
+    h('div', { class: 'avatar', 'aria-hidden': 'true', text: name.slice(0, 1) }),
     h('div', { class: 'who' },
-      h('b', { class: 'name', text: seatName(seat) }),
+      h('b', { class: 'name', text: name }),
       h('span', { class: 'level', text: levelName(level) })),
-    h('div', { class: 'tags' }, roleBadge(ds, seat), winsAt(ds, seat)),
-    h('div', { class: 'count', aria: { label: t('table.cards_left', { n: left }) } },
-      cardBack('mini'), h('span', { class: 'n', 'aria-hidden': 'true', text: String(left) })),
-    h('div', { class: 'score', text: scoreText(view, seat) }),
+    h('div', { class: 'tags' }, roleBadge(ds, seat), winsAt(ds, seat),
+      warn ? h('span', { class: 'alarm-tag', text: t(warn === 1 ? 'table.last_card' : 'table.last_two') }) : null),
+    h('div', { class: 'count' },
+      cardBack('mini'), h('span', { class: 'n', 'aria-hidden': 'true', text: String(left) }),
+      h('span', { class: 'sr-only', text: t('table.cards_left', { n: left }) })),
+    h('div', { class: 'score', text: score }),
     h('div', { class: 'thinking-dots', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')),
   );
-  panel.setAttribute('aria-label', [seatName(seat), levelName(level), t('table.cards_left', { n: left }),
-    ds.landlord === seat ? t('role.landlord') : '', thinking === seat ? t('table.thinking') : ''].filter(Boolean).join(', '));
+  panel.setAttribute('aria-label', [name, levelName(level), t('table.cards_left', { n: left }),
+    ds.landlord === seat ? t('role.landlord') : ''].filter(Boolean).join(', '));
 }
 
 /** Where a seat sits: classic 1 = right, 2 = left (counter-clockwise); duel's opponent on top. */
 export function seatPosition(ds, seat) {
-  if (seat === 0) return 'me';
-  if (ds.variant === 'duel') return 'top';
-  return seat === 1 ? 'right' : 'left';
+  const rel = relativeSeat(seat, ds);
+  if (rel === 0) return 'me';
+  if (ds.players === 2) return 'top';
+  return rel === 1 ? 'right' : 'left';
 }
 
 function zone(ds, seat) {
-  const el = $(`zone-${seat}`);
+  const el = $(`zone-${relativeSeat(seat, ds)}`);
   el.className = `zone zone-${seatPosition(ds, seat)}${ds.trickOver ? ' stale' : ''}`;
   el.hidden = false;
   const act = ds.seatAct[seat];
   // Redraw only when the content changes, so a new play animates once.
-  const key = JSON.stringify([act, ds.phase, language()]);
-  if (el.dataset.key === key) return;
-  el.dataset.key = key;
+  if (!changed(el, seat, act, ds.phase)) return;
   // Once the round is over, every hand is shown face up beside its seat.
-  const left = ds.phase === 'over' && seat !== 0 && ds.result && ds.result.hand_ids ? ds.result.hand_ids[seat] : null;
+  const left = ds.phase === 'over' && seat !== ds.me && ds.result && ds.result.hand_ids ? ds.result.hand_ids[seat] : null;
   const reveal = left && left.length
-    ? h('div', { class: 'reveal', aria: { label: `${seatName(seat)}: ${notationText(notationOf(left))}` } },
+    ? h('div', { class: 'reveal', role: 'group', aria: { label: `${seatName(seat, ds)}: ${notationText(notationOf(left))}` } },
       cardRow([...left].sort((a, b) => a - b), 'reveal-row'))
     : null;
+  // A group only while it holds something: an empty, unnamed group is noise to a screen reader.
   if (!act) {
     replace(el, reveal);
     el.removeAttribute('aria-label');
+    el.removeAttribute('role');
     return;
   }
+  el.setAttribute('role', 'group');
   if (act.type === 'play') {
-    const label = `${seatName(seat)}: ${kindName(act.kind)} ${playText(act.play)}`;
+    const label = `${seatName(seat, ds)}: ${kindName(act.kind)} ${playText(act.play)}`;
     replace(el, cardRow(playOrder(act.cards), 'play-row'), h('span', { class: 'kind', text: kindName(act.kind) }), reveal);
     el.setAttribute('aria-label', label);
   } else {
-    const text = act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called });
+    const text = act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called, table: ds });
     replace(el, h('span', { class: `bubble ${act.type === 'pass' || act.action === 'pass' ? 'pass' : 'bid'}${act.again ? ' again' : ''}`, text }), reveal);
-    el.setAttribute('aria-label', `${seatName(seat)}: ${text}`);
+    el.setAttribute('aria-label', `${seatName(seat, ds)}: ${text}`);
   }
 }
 
 /** The words for what makes up the multiplier so far. */
 export function multiplierParts(ds) {
   const parts = [];
-  if (ds.variant === 'duel') {
+  if (ds.rules.bidding === 'rob') {
     if (ds.robs > 0) parts.push(t('mult.robs_now', { n: ds.robs, factor: 2 ** ds.robs }));
-  }
-  else if (ds.highest > 0) parts.push(t('mult.bid_now', { n: ds.highest }));
+  } else if (ds.highest > 0) parts.push(t('mult.bid_now', { n: ds.highest }));
   const bombs = ds.doublings.filter((d) => d.source === 'bomb').length;
   const rockets = ds.doublings.length - bombs;
   if (bombs) parts.push(t('mult.bombs_now', { n: bombs }));
@@ -103,20 +128,25 @@ export function multiplierParts(ds) {
 
 function info(ds, view) {
   const mult = currentMultiplier(ds);
+  const round = view.match_round ?? view.round_number;
+  const why = multiplierParts(ds).join(' · ');
+  const el = $('info');
+  if (!changed(el, round, ds.rules.handicap ? ds.robs : null, mult, why)) return;
   // The round of this match (round_number keeps counting across matches and
   // abandoned deals: it names a round, it does not count them for the player).
-  const items = [h('span', { class: 'round', text: t('table.round', { n: view.match_round ?? view.round_number }) })];
-  if (ds.variant === 'duel') items.push(h('span', { class: 'handicap', text: t('table.handicap', { n: ds.robs }) }));
-  const why = multiplierParts(ds).join(' · ');
-  replace($('info'),
+  const items = [h('span', { class: 'round', text: t('table.round', { n: round }) })];
+  if (ds.rules.handicap) items.push(h('span', { class: 'handicap', text: t('table.handicap', { n: ds.robs }) }));
+  replace(el,
     h('div', { class: 'info-line' }, items),
-    h('div', { class: 'mult-line', aria: { label: `${t('table.multiplier')} ×${mult}${why ? `: ${why}` : ''}` } },
+    h('div', { class: 'mult-line' },
+      h('span', { class: 'sr-only', text: `${t('table.multiplier')} ` }),
       h('b', { class: 'mult', text: `×${mult}` }),
       h('span', { class: 'mult-why', text: why })));
 }
 
 function bottomCards(ds) {
   const el = $('bottom-cards');
+  if (!changed(el, ds.bottomIds)) return;
   const cards = ds.bottomIds ? ds.bottomIds.map((id) => cardFace(id, 'mini')) : [0, 1, 2].map(() => cardBack('mini'));
   replace(el, cards);
   el.setAttribute('aria-label', ds.bottomIds
@@ -126,16 +156,19 @@ function bottomCards(ds) {
 }
 
 function meBar(ds, view, handCount) {
-  const active = ds.toAct === 0 && ds.phase !== 'over';
-  replace($('me-info'),
-    h('b', { class: 'name', text: seatName(0) }),
-    roleBadge(ds, 0),
-    winsAt(ds, 0),
+  const active = ds.toAct === ds.me && ds.phase !== 'over';
+  const el = $('me-info');
+  el.classList.toggle('active', active);
+  el.parentElement.classList.toggle('active', active);
+  const score = scoreText(view, ds.me);
+  if (!changed(el, ds.me, ds.landlord, ds.rules.handicap ? ds.robs : 0, handCount, score, active)) return;
+  replace(el,
+    h('b', { class: 'name', text: seatName(ds.me, ds) }),
+    roleBadge(ds, ds.me),
+    winsAt(ds, ds.me),
     h('span', { class: 'count', text: t('table.cards_left', { n: handCount }) }),
-    h('span', { class: 'score', text: scoreText(view, 0) }),
+    h('span', { class: 'score', text: score }),
     active ? h('span', { class: 'turn', text: t('table.your_turn') }) : null);
-  $('me-info').classList.toggle('active', active);
-  $('me-info').parentElement.classList.toggle('active', active);
 }
 
 /**
@@ -152,14 +185,12 @@ function news(ds) {
     delete el.dataset.key;
     return;
   }
-  const key = JSON.stringify([n, language()]);
-  if (el.dataset.key === key) return;
-  el.dataset.key = key;
+  if (!changed(el, n)) return;
   const d = n.winning;
-  const decided = d ? `${seatName(d.seat)}: ${actionLabel(d.action, { phase: 'bidding', called: d.called })}` : null;
+  const decided = d ? `${seatName(d.seat, ds)}: ${actionLabel(d.action, { phase: 'bidding', called: d.called, table: ds })}` : null;
   replace(el,
     decided ? h('p', { class: 'news-bid', text: decided }) : null,
-    h('p', { class: 'news-who' }, h('b', { text: n.seat === 0 ? t('news.landlord_you') : t('news.landlord', { name: seatName(n.seat) }) })),
+    h('p', { class: 'news-who' }, h('b', { text: relativeSeat(n.seat, ds) === 0 ? t('news.landlord_you') : t('news.landlord', { name: seatName(n.seat, ds) }) })),
     h('div', { class: 'news-bottom', role: 'img', aria: { label: t('table.bottom_shown', { cards: notationText(notationOf(n.bottomIds)) }) } },
       n.bottomIds.map((id) => cardFace(id))));
 }
@@ -167,11 +198,13 @@ function news(ds) {
 /** Draw everything but the hand and the controls. */
 export function renderTable({ view, ds, thinking, handCount }) {
   const board = $('board');
-  board.className = `board ${ds.variant}`;
-  $('seat-2').hidden = ds.variant === 'duel';
-  $('zone-2').hidden = ds.variant === 'duel';
-  for (let seat = 1; seat < ds.players; seat += 1) seatPanel(ds, view, seat, thinking);
-  for (let seat = 0; seat < ds.players; seat += 1) zone(ds, seat);
+  board.className = `board seats-${ds.players}`;
+  $('seat-2').hidden = ds.players < 3;
+  $('zone-2').hidden = ds.players < 3;
+  for (let seat = 0; seat < ds.players; seat += 1) {
+    if (seat !== ds.me) seatPanel(ds, view, seat, thinking);
+    zone(ds, seat);
+  }
   info(ds, view);
   bottomCards(ds);
   news(ds);

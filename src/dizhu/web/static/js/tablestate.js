@@ -6,18 +6,23 @@
 
 const next = (state, seat) => (seat + 1) % state.players;
 
-export function emptyState(variant) {
-  const players = variant === 'duel' ? 2 : 3;
+/**
+ * The table before any event. `seating`: {rules (the view's variant
+ * descriptor, Variant.describe()), me (the human's seat, the view's human_seat)}.
+ */
+export function emptyState({ rules, me = 0 }) {
+  const { players } = rules;
   return {
-    variant,
+    rules,
     players,
+    me,
     phase: 'bidding',
     first: 0,
     toAct: 0,
     bids: [],
-    called: false, // duel: someone has called the landlord
-    highest: 0, // classic: highest bid so far
-    robs: 0, // duel: robs so far (= handicap)
+    called: false, // call-and-rob bidding: someone has called the landlord
+    highest: 0, // points bidding: highest bid so far
+    robs: 0, // call-and-rob bidding: robs so far (= the handicap, where the variant has one)
     landlord: null,
     bottomIds: null,
     cardsLeft: Array(players).fill(0),
@@ -61,7 +66,7 @@ export function applyEvent(state, ev, { initialHands = null } = {}) {
   switch (ev.type) {
     case 'deal': {
       const keep = { redeals: s.redeals };
-      Object.assign(s, emptyState(s.variant), keep);
+      Object.assign(s, emptyState(s), keep);
       s.last = ev;
       s.first = ev.first;
       s.toAct = ev.first;
@@ -143,8 +148,8 @@ export function applyEvent(state, ev, { initialHands = null } = {}) {
 }
 
 /** The state after the first `count` events (all when omitted). */
-export function foldEvents(variant, events, count = events.length, options = {}) {
-  const state = emptyState(variant);
+export function foldEvents(seating, events, count = events.length, options = {}) {
+  const state = emptyState(seating);
   for (let i = 0; i < count && i < events.length; i += 1) applyEvent(state, events[i], options);
   return state;
 }
@@ -152,7 +157,7 @@ export function foldEvents(variant, events, count = events.length, options = {})
 /** Multiplier so far (spring not counted), as the engine computes it. */
 export function currentMultiplier(state) {
   const doublings = 2 ** state.doublings.length;
-  if (state.variant === 'duel') return 2 ** state.robs * doublings;
+  if (state.rules.bidding === 'rob') return 2 ** state.robs * doublings;
   return Math.max(state.highest, 1) * doublings;
 }
 

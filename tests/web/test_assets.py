@@ -1,0 +1,118 @@
+"""The UI's files: versioned by content, immutable under the version, compressed (dizhu.web.assets)."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import brotli
+import pytest
+from fastapi.testclient import TestClient
+
+from dizhu.web import Settings, create_app
+from dizhu.web.assets import IMMUTABLE
+
+PAGE = ('<!doctype html><html><head><link rel="stylesheet" href="css/a.css">'
+        '<script type="module" src="js/main.js"></script></head>'
+        '<body><a href="#top">x</a><a href="https://example.org/">y</a></body></html>')
+SCRIPT = "import { x } from './more.js';\n" + "export const y = x + 1; // a comment long enough\n" * 20
+
+
+@pytest.fixture
+def site(tmp_path):
+    static = tmp_path / "static"
+    (static / "js").mkdir(parents=True)
+    (static / "css").mkdir()
+    (static / "i18n").mkdir()
+    (static / "index.html").write_text(PAGE)
+    (static / "js" / "main.js").write_text(SCRIPT)
+    (static / "js" / "more.js").write_text("export const x = 1;")
+    (static / "css" / "a.css").write_text("body { color: red; }\n" * 40)
+    (static / "i18n" / "en.json").write_text('{"app.title": "Dou Dizhu"}')
+    settings = Settings(data_dir=tmp_path / "data", workers=0, static_dir=static)
+    with TestClient(create_app(settings)) as client:
+        yield client, static
+
+
+def version_of(page: str) -> str:
+    return re.search(r'src="/v/([0-9a-f]+)/js/main.js"', page).group(1)
+
+
+def test_the_page_names_versioned_files_and_asks_for_its_imports_at_once(site):
+    client, static = site
+    page = client.get("/")
+    assert page.headers["cache-control"] == "no-cache"
+    version = version_of(page.text)
+    assert f'href="/v/{version}/css/a.css"' in page.text
+    # What the page's script imports is asked for up front, with the script itself.
+    assert f'<link rel="modulepreload" href="/v/{version}/js/more.js">' in page.text
+    assert page.text.count("modulepreload") == 1
+    # Fragments and other sites are left alone.
+    assert 'href="#top"' in page.text and 'href="https://example.org/"' in page.text
+
+
+def test_versioned_files_are_immutable_and_a_changed_file_changes_the_version(site):
+    client, static = site
+    version = version_of(client.get("/").text)
+    script = client.get(f"/v/{version}/js/more.js")
+    assert script.status_code == 200 and script.text == "export const x = 1;"
+    assert script.headers["cache-control"] == IMMUTABLE
+    assert script.headers["content-type"].startswith("text/javascript")
+    # A new module imported by another is preloaded by itself, under a new version; one loaded
+    # only on demand (import()) is not, yet served all the same; the old address revalidates.
+    (static / "js" / "review.js").write_text("export const z = 2;")
+    (static / "js" / "puzzles.js").write_text("export const p = 3;")
+    (static / "js" / "more.js").write_text("export { z } from './review.js';\nexport const x = 1;\n"
+                                           "export const later = () => import('./puzzles.js');")
+    page = client.get("/").text
+    new = version_of(page)
+    assert new != version and f'href="/v/{new}/js/review.js"' in page and "puzzles.js" not in page
+    assert client.get(f"/v/{new}/js/review.js").headers["cache-control"] == IMMUTABLE
+    assert client.get(f"/v/{new}/js/puzzles.js").headers["cache-control"] == IMMUTABLE
+    old = client.get(f"/v/{version}/js/more.js")
+    assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
+
+
+def test_the_smallest_accepted_encoding_is_sent(site):
+    client, _ = site
+    version = version_of(client.get("/").text)
+    path = f"/v/{version}/js/main.js"
+    br = client.get(path, headers={"Accept-Encoding": "gzip, br"})
+    assert br.headers["content-encoding"] == "br" and br.headers["vary"] == "Accept-Encoding"
+    raw = client.stream("GET", path, headers={"Accept-Encoding": "gzip"})
+    with raw as answer:
+        assert answer.headers["content-encoding"] == "gzip"
+        body = b"".join(answer.iter_raw())
+    assert gzip.decompress(body).decode() == SCRIPT
+    with client.stream("GET", path, headers={"Accept-Encoding": "br"}) as answer:
+        assert brotli.decompress(b"".join(answer.iter_raw())).decode() == SCRIPT
+    plain = client.get(path, headers={"Accept-Encoding": "identity, br;q=0"})
+    assert "content-encoding" not in plain.headers and plain.text == SCRIPT
+    # Small files are not worth it.
+    assert "content-encoding" not in client.get(f"/v/{version}/js/more.js", headers={"Accept-Encoding": "br"}).headers
+
+
+def test_revalidation_head_and_missing_files(site):
+    client, _ = site
+    version = version_of(client.get("/").text)
+    path = f"/v/{version}/css/a.css"
+    first = client.get(path)
+    again = client.get(path, headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    head = client.head(path, headers={"Accept-Encoding": "gzip"})
+    assert head.status_code == 200 and head.content == b"" and int(head.headers["content-length"]) > 0
+    assert client.get(f"/v/{version}/js/absent.js").status_code == 404
+    assert client.get("/v/x/%2e%2e/%2e%2e/etc/passwd").status_code == 404
+
+
+def test_scripts_go_without_the_headers_only_a_page_heeds(site):
+    client, _ = site
+    page = client.get("/")
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-frame-options"] == "DENY"
+    script = client.get(f"/v/{version_of(page.text)}/js/main.js")
+    assert "content-security-policy" not in script.headers and "x-frame-options" not in script.headers
+    assert script.headers["x-content-type-options"] == "nosniff"  # scripts need this one
+    assert script.headers["cross-origin-resource-policy"] == "same-origin"
+    api = client.get("/api/health")
+    assert "content-security-policy" in api.headers
