@@ -45,11 +45,11 @@ def test_a_round_is_reviewed_with_marks_on_a_timeline_and_steps_by_keyboard(make
         marks.nth(0).focus()
         table.page.keyboard.press("Enter")
         table.wait("#review .review-mark.current[data-decision='0']")
-    # Escape closes the replay and the review with it; a second view is answered at once.
+    # Escape closes the replay and the review with it, back to the results; a second view is
+    # answered at once.
     table.page.keyboard.press("Escape")
+    table.wait("#settle-dialog[open]")
     assert table.page.locator("#review").count() == 0
-    table.page.click("#menu-btn")
-    table.page.click("#menu-results")
     table.page.click("[data-ctl=review]")
     table.wait("#replay[data-review=done]", timeout=5_000)
 

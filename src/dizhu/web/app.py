@@ -70,7 +70,7 @@ _READ_ERRORS = _errors(401, 403, 404, 422)
 _WRITE_ERRORS = _errors(400, 401, 403, 404, 409, 413, 422, 429)
 
 
-def client_address(request: Request) -> str:
+async def client_address(request: Request) -> str:
     """The client's address: the connection's, or the forwarded one when the
     connection comes from a proxy named by ``--forwarded-allow-ips``."""
     return request.client.host if request.client else ""
