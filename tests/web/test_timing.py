@@ -74,7 +74,7 @@ async def _collect(settings: Settings, passes_wanted: int, games: int,
                     (forced_times if made[0][0] else chosen_times).append(elapsed)
 
         n = 0
-        while len(forced_times) + len(chosen_times) < passes_wanted and n < 40:
+        while len(forced_times) + len(chosen_times) < passes_wanted and n < 90:
             await asyncio.gather(*(one_game(n + k) for k in range(games)))
             n += games
     return forced_times, chosen_times
@@ -88,9 +88,12 @@ async def _bot_seed(c, game_id: str) -> str:
 def test_forced_and_chosen_passes_take_the_same_time(tmp_path):
     # The pace and the search budget scaled down together (a third of the real ones) to keep
     # the suite short; benchmarks/timing.py measures the real ones against `dizhu serve`.
-    settings = Settings(data_dir=tmp_path / "paced", workers=2, pace=0.35, bot_budget=0.03)
-    forced, chosen = asyncio.run(_collect(settings, passes_wanted=40, games=3))
-    assert len(forced) + len(chosen) >= 40 and len(forced) >= 8 and len(chosen) >= 8, (len(forced), len(chosen))
+    settings = Settings(data_dir=tmp_path / "paced", workers=2, pace=0.35, bot_budget=0.03, client_thinking=8)
+    # ~120 passes: over 40 (the minimum) the AUC of two identical distributions still
+    # strays past 0.35-0.65 about one run in eight (its standard error is ~0.1); over 120 it is
+    # ~0.06, and a real leak (the unpaced control below) is far outside the window.
+    forced, chosen = asyncio.run(_collect(settings, passes_wanted=120, games=6))
+    assert len(forced) + len(chosen) >= 100 and len(forced) >= 25 and len(chosen) >= 25, (len(forced), len(chosen))
     score = auc(chosen, forced)
     print(f"paced: AUC {score:.3f} over {len(forced)} forced and {len(chosen)} chosen passes; "
           f"max answer {max(forced + chosen):.3f} s")
