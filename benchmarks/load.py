@@ -47,7 +47,7 @@ from pathlib import Path
 
 import httpx
 
-from served import computer_moves, cpu_seconds, line, percentile, start_server, timed
+from served import add_player_options, computer_moves, cpu_seconds, line, percentile, start_server, timed
 
 ROOT = Path(__file__).resolve().parents[1]
 FALLBACK = re.compile(r"fallback move in game (\S+)")
@@ -197,14 +197,7 @@ async def run(args: argparse.Namespace, url: str) -> Stats:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=50, help="concurrent simulated players (default 50)")
-    parser.add_argument("--rounds", type=int, default=3, help="complete rounds per player (default 3)")
-    parser.add_argument("--think", type=float, default=0.5,
-                        help="mean think time before each move, seconds (default 0.5; drawn from 0 to twice this)")
-    parser.add_argument("--variant", choices=["classic", "duel", "both"], default="both",
-                        help="variant of the games (default both: half classic, half duel)")
-    parser.add_argument("--level", choices=["normal", "intermediate", "super-hard"], default="normal",
-                        help="the computers' level (default normal)")
+    add_player_options(parser)
     parser.add_argument("--workers", type=int, default=None, help="bot worker processes for the server")
     parser.add_argument("--sync", choices=["full", "normal"], default="full", help="the server's --sync")
     parser.add_argument("--pace", type=float, default=1.0, help="the server's --pace (default 1)")

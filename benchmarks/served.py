@@ -1,8 +1,9 @@
-"""What the HTTP benchmarks share: a real `dizhu serve` started on a free port, percentiles,
-and the CPU seconds of a process tree (Linux /proc)."""
+"""What the HTTP benchmarks share: a real `dizhu serve` started on a free port, the simulated
+players' options, percentiles, and the CPU seconds of a process tree (Linux /proc)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import socket
 import subprocess
@@ -18,6 +19,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def add_player_options(parser: argparse.ArgumentParser) -> None:
+    """The simulated players' options, shared by load.py and hosts.py."""
+    parser.add_argument("--players", type=int, default=50, help="concurrent simulated players (default 50)")
+    parser.add_argument("--rounds", type=int, default=3, help="complete rounds per player (default 3)")
+    parser.add_argument("--think", type=float, default=0.5,
+                        help="mean think time before each move, seconds (default 0.5; drawn from 0 to twice this)")
+    parser.add_argument("--variant", choices=["classic", "duel", "both"], default="both",
+                        help="variant of the games (default both: half classic, half duel)")
+    parser.add_argument("--level", choices=["normal", "intermediate", "super-hard"], default="normal",
+                        help="the computers' level (default normal)")
 
 
 def start_server(data_dir: Path, options: Sequence[str], log: IO[bytes] | None = None) -> tuple[subprocess.Popen, str]:

@@ -5,7 +5,7 @@
 import { $, h, replace, choices } from './dom.js';
 import { GameApi, ApiError } from './api.js';
 import { LANGUAGES, detectLanguage, setLanguage, language, onLanguageChange, t } from './i18n.js';
-import { savedGame, saveGame, forgetGame, setting, setSetting } from './storage.js';
+import { savedGame, saveGame, forgetGame, savedPuzzles, setting, setSetting } from './storage.js';
 import { HandView } from './hand.js';
 import { Controls } from './controls.js';
 import { Game } from './game.js';
@@ -553,16 +553,10 @@ async function boot() {
 }
 
 /** Puzzle mode (puzzles.js), loaded on the first press of its button, or at once when
- * a reload interrupted a puzzle (its progress, kept under this key, says so). */
+ * a reload interrupted a puzzle (its saved progress says so). */
 async function startPuzzles() {
   const options = { goHome: () => showScreen('start') };
-  let open = null;
-  try {
-    open = JSON.parse(localStorage.getItem('dizhu.puzzles') || 'null')?.open;
-  } catch {
-    open = null;
-  }
-  if (open) {
+  if (savedPuzzles()?.open) {
     await (await lazy.puzzles()).initPuzzles(options);
     return;
   }

@@ -10,27 +10,22 @@ import { t, onLanguageChange } from './i18n.js';
 import { idsForNotation, notationOf, rankOf, ranksOfNotation } from './cards.js';
 import { cardFace } from './cardview.js';
 import { playChips, reasonParts } from './format.js';
+import { savedPuzzles, savePuzzles } from './storage.js';
 
-const STORE = 'dizhu.puzzles';
 const LEVELS = ['easy', 'medium', 'hard', 'expert'];
 
 // ---- progress in this browser
 
 function loadProgress() {
-  try {
-    const data = JSON.parse(localStorage.getItem(STORE) || 'null');
-    if (data && typeof data === 'object') {
-      return { solved: data.solved || {}, open: data.open || null, moves: data.moves || {}, variant: data.variant || 'classic' };
-    }
-  } catch { /* unreadable or blocked: start afresh */ }
+  const data = savedPuzzles(); // unreadable or blocked storage reads as null: start afresh
+  if (data && typeof data === 'object') {
+    return { solved: data.solved || {}, open: data.open || null, moves: data.moves || {}, variant: data.variant || 'classic' };
+  }
   return { solved: {}, open: null, moves: {}, variant: 'classic' };
 }
 
-function saveProgress() {
-  try {
-    localStorage.setItem(STORE, JSON.stringify(progress));
-  } catch { /* storage full or blocked: progress lasts for this visit */ }
-}
+// storage full or blocked: progress lasts for this visit
+const saveProgress = () => savePuzzles(progress);
 
 let progress = loadProgress();
 let home = () => {};

@@ -28,6 +28,10 @@ export const savedGame = () => read('game', null);
 export const saveGame = (game) => write('game', game);
 export const forgetGame = () => write('game', null);
 
+/** Puzzle progress ({solved, open, moves, variant}: puzzles.js), or null. */
+export const savedPuzzles = () => read('puzzles', null);
+export const savePuzzles = (progress) => write('puzzles', progress);
+
 const DEFAULTS = {
   language: null, // null: follow the browser
   sort: 'asc',
