@@ -427,8 +427,9 @@ def _bid_out(obs: dict[str, Any], hands: Sequence[Sequence[int]], bottom: Sequen
     key = (world.landlord, world.handicap)
     value = played.get(key)
     if value is None:
-        sim = Sim(View.of(start), [list(h.counts) for h in world.all_hands()])
-        value, used = _rollout(sim, seat, _all_intermediate(View.of(start)), random.Random(0))
+        start_view = View.of(start)
+        sim = Sim(start_view, [list(h.counts) for h in world.all_hands()])
+        value, used = _rollout(sim, seat, _all_intermediate(start_view), random.Random(0))
         played[key] = value
         steps += used
     return value * _stake(start) * _share(seat, world.landlord, world.players), steps
