@@ -286,6 +286,8 @@ def test_log_ledger_records_focus_replay_and_live_regions(make_table):
     for _ in range(2):
         page.click("#menu-btn")
         page.click("#menu-records")
+        # The records module loads on demand: the dialog opens once its table is drawn.
+        table.wait("#records-dialog[open] #records-body tbody tr td")
         cells = page.locator("#records-body tbody tr td").all_inner_texts()
         assert cells[0] == "1" and cells[1] in ("0%", "100%"), cells
         page.keyboard.press("Escape")
