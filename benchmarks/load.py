@@ -2,7 +2,7 @@
 
     python benchmarks/load.py [--players 50] [--rounds 3] [--think 0.5] [--variant both]
                               [--level normal] [--workers N] [--sync full] [--pace 1]
-                              [--greedy 0] [--greedy-seconds 40] [--url http://host:port]
+                              [--greedy 0] [--greedy-seconds 40] [--think-share F] [--url http://host:port]
 
 Starts `dizhu serve` on a temporary data directory (unless --url names a running server),
 then runs --players concurrent players, each from its own loopback address (127.0.1.N), as
@@ -166,6 +166,8 @@ async def greedy_game(n: int, client: httpx.AsyncClient, stats: Stats, stop_at: 
 
 def server_options(args: argparse.Namespace) -> list[str]:
     options = ["--sync", args.sync, "--pace", str(args.pace)]
+    if args.think_share is not None:
+        options += ["--think-share", str(args.think_share)]
     return options + (["--workers", str(args.workers)] if args.workers is not None else [])
 
 
@@ -201,6 +203,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=None, help="bot worker processes for the server")
     parser.add_argument("--sync", choices=["full", "normal"], default="full", help="the server's --sync")
     parser.add_argument("--pace", type=float, default=1.0, help="the server's --pace (default 1)")
+    parser.add_argument("--think-share", type=float, default=None,
+                        help="the server's --think-share (default: the server's own; 0 turns it off)")
     parser.add_argument("--greedy", type=int, default=0,
                         help="super-hard games a greedy client keeps on auto-play (default 0: none)")
     parser.add_argument("--greedy-seconds", type=float, default=40.0, help="how long it keeps at it")

@@ -119,3 +119,63 @@ def test_a_killed_worker_costs_only_its_own_job(tmp_path, caplog):
     assert all(action in observation["legal_actions"] for action, _ in results)
     assert after[0] != before[0] and after[1] == before[1]  # a fresh worker for the dead one only
     assert "retried once" in caplog.text and "bot decision failed" not in caplog.text
+
+
+def test_a_client_over_its_share_of_thinking_is_told_to_wait_and_nothing_changes(tmp_path):
+    settings = Settings(data_dir=tmp_path, workers=0, pace=0.05, think_share=0.5, create_burst=100)
+
+    async def scenario():
+        app = create_app(settings)
+        async with app.router.lifespan_context(app):
+            bots = app.state.service.bots
+            async with _client(app, "10.0.0.66") as greedy, _client(app, "10.0.0.7") as victim:
+                games = {}
+                for name, c, level in (("deep", greedy, "super-hard"), ("quick", greedy, "normal"),
+                                       ("victim", victim, "super-hard")):
+                    created = (await c.post("/api/games", json={"variant": "duel", "level": level})).json()
+                    games[name] = (c, created["game_id"], {"Authorization": f"Bearer {created['token']}"},
+                                   created["view"])
+                bots.shares.charge("10.0.0.66", 100.0)  # as if it had kept the workers busy for a while
+
+                async def act(name: str) -> httpx.Response:
+                    c, gid, headers, view = games[name]
+                    return await c.post(f"/api/games/{gid}/act", headers=headers, json={
+                        "action": view["observation"]["legal_actions"][0], "version": view["version"],
+                        "request_id": f"{name}-1"})
+
+                refused = await act("deep")
+                c, gid, headers, view = games["deep"]
+                hint = await c.post(f"/api/games/{gid}/hint", headers=headers, json={})
+                after = (await c.get(f"/api/games/{gid}", headers=headers)).json()
+                return refused, hint, view, after, await act("quick"), await act("victim")
+
+    refused, hint, before, after, quick, victim = asyncio.run(scenario())
+    for answer in (refused, hint):
+        assert answer.status_code == 429, answer.text
+        assert answer.json()["error"]["code"] == "too_much_thinking"
+        assert int(answer.headers["retry-after"]) >= 1
+    assert after["version"] == before["version"]  # nothing was applied
+    assert after["observation"] == before["observation"]
+    assert quick.status_code == 200, quick.text  # a normal-level game needs no search
+    assert victim.status_code == 200, victim.text  # another address keeps its share
+
+
+def test_a_search_is_charged_its_public_cap_not_the_time_it_took():
+    round_ = Round.deal("classic", seed="charge")
+    observation = round_.observation(round_.to_act)
+    bots = BotRunner(0, None, 30.0, think_share=0.5, decide_fn=botfuncs.slow_deep_decide)
+    bots.shares.clock = lambda: 0.0  # no decay between the two
+
+    async def scenario():
+        await bots.decide("super-hard", "classic", "s", observation, "slow", 0.36)  # thinks a second
+        bots._decide_fn = botfuncs.real_decide
+        await bots.decide("normal", "classic", "s", observation, "quick", 0.36)
+        bots._decide_fn = botfuncs.fast_deep_decide
+        await bots.decide("super-hard", "classic", "s", observation, "fast", 0.36)  # answers at once
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        bots.close()
+    assert bots.shares.used("slow") == bots.shares.used("fast") == 0.36
+    assert bots.shares.used("quick") == 0.0  # levels that do not search are not charged

@@ -88,7 +88,9 @@ async def _bot_seed(c, game_id: str) -> str:
 def test_forced_and_chosen_passes_take_the_same_time(tmp_path):
     # The pace and the search budget scaled down together (a third of the real ones) to keep
     # the suite short; benchmarks/timing.py measures the real ones against `dizhu serve`.
-    settings = Settings(data_dir=tmp_path / "paced", workers=2, pace=0.35, bot_budget=0.03, client_thinking=8)
+    # Six games at once from one address is a greedy client: no share limit here (test_fairness).
+    settings = Settings(data_dir=tmp_path / "paced", workers=2, pace=0.35, bot_budget=0.03, client_thinking=8,
+                        think_share=0)
     # ~120 passes: over 40 (the minimum) the AUC of two identical distributions still
     # strays past 0.35-0.65 about one run in eight (its standard error is ~0.1); over 120 it is
     # ~0.06, and a real leak (the unpaced control below) is far outside the window.

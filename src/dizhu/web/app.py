@@ -57,7 +57,7 @@ _ERRORS = {
     422: "Invalid request (`invalid_request`) or an action the rules refuse (the engine's reason code).",
     429: "The game is busy with another request (`busy`), this address has too many games waiting for the "
          "computers (`too_busy`), or a limit was reached (`too_many_hints`, `too_many_rounds`, "
-         "`too_many_reads`); `Retry-After` says when to try again.",
+         "`too_many_reads`, `too_much_thinking`); `Retry-After` says when to try again.",
 }
 _CREATE_LIMITED = "Too many games created from this address (`too_many_games`, `Retry-After`)."
 
@@ -122,7 +122,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         store = database.store
         app.state.creation_limit = database.creation_limit
         runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout,
-                                   quick_workers=settings.quick_workers)
+                                   quick_workers=settings.quick_workers, think_share=settings.think_share)
         # The workers start while this process builds the engine's move tables (half a
         # second on first use: better now than in a player's first request).
         starting = asyncio.create_task(runner.start())

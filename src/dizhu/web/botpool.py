@@ -15,7 +15,14 @@ never queue behind expensive ones:
 Inside a lane, waiting jobs are served round-robin by client address, so a
 client with fifty games waiting gets one worker at a time like everyone
 else; how many games one client may have thinking at once is limited by
-the service (``429 too_busy``).
+the service (``429 too_busy``).  Round-robin alone is not enough on a small
+machine: a client that always has a search waiting keeps a deep worker busy
+all the time, and that core's load slows every other request.  So each
+client also has a *share* of the deep lane (:class:`ThinkingShare`); over it,
+the service answers ``429 too_much_thinking`` until its use has decayed.
+What a search is charged is public (its level's cap on thinking), never the
+time it really took: that depends on the cards, and a refusal must not tell
+a client anything about them.
 
 Each worker is a process of its own with a pipe to the server.  A worker
 that dies (killed, out of memory) costs only its own job, which is retried
@@ -29,18 +36,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Protocol
 
 from ..bots import create, hint
+from ..bots.advice import HINT_BUDGET
 from . import worker
 from .logs import log_failure
 
-__all__ = ["BotRunner", "fallback_action", "DEEP_LEVELS", "WorkerDied"]
+__all__ = ["BotRunner", "ThinkingShare", "fallback_action", "DEEP_LEVELS", "WorkerDied"]
 
 log = logging.getLogger("dizhu.web.bots")
 
@@ -202,6 +212,59 @@ class _ThreadSlot:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
 
+class ThinkingShare:
+    """How much search each client address asked for lately, in worker-seconds.
+
+    The use decays exponentially (``half_life`` seconds), so a client that asks
+    for ``r`` seconds of search per second settles at ``r * tau`` (``tau =
+    half_life / ln 2``); it is *over* its share when that exceeds ``share *
+    tau``.  A player whose one game searches for a second between moves stays
+    below; a client that never lets the worker rest is over within seconds.
+    ``share`` 0 turns the limit off.
+
+    >>> now = [0.0]
+    >>> shares = ThinkingShare(0.5, half_life=5.0, clock=lambda: now[0])
+    >>> shares.charge("a", 1.0); shares.over("a")
+    False
+    >>> for _ in range(10):
+    ...     now[0] += 1.0; shares.charge("a", 1.0)
+    >>> shares.over("a"), shares.over("b"), 0 < shares.wait("a") < 20
+    (True, False, True)
+    >>> now[0] += shares.wait("a"); shares.over("a")
+    False
+    """
+
+    #: Clients remembered at most (those with the least use are forgotten first).
+    KEPT = 4096
+
+    def __init__(self, share: float, half_life: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.share = share
+        self.tau = half_life / math.log(2)
+        self.clock = clock
+        self._used: dict[str, tuple[float, float]] = {}  # client -> (seconds, when)
+
+    def used(self, client: str) -> float:
+        seconds, when = self._used.get(client, (0.0, 0.0))
+        return seconds * math.exp((when - self.clock()) / self.tau) if seconds else 0.0
+
+    def charge(self, client: str, seconds: float) -> None:
+        if self.share <= 0 or seconds <= 0:
+            return
+        self._used[client] = (self.used(client) + seconds, self.clock())
+        if len(self._used) > self.KEPT:
+            for name in sorted(self._used, key=self.used)[: len(self._used) - self.KEPT]:
+                del self._used[name]
+
+    def over(self, client: str) -> bool:
+        return self.share > 0 and self.used(client) > self.share * self.tau
+
+    def wait(self, client: str) -> float:
+        """Seconds until ``client`` is back within its share (0 if it is)."""
+        if not self.over(client):
+            return 0.0
+        return self.tau * math.log(self.used(client) / (self.share * self.tau)) + 1e-6
+
+
 class _Lane:
     """Worker slots and the jobs waiting for them, served round-robin by client."""
 
@@ -264,6 +327,8 @@ class BotRunner:
     ``workers`` processes for the deep lane and ``quick_workers`` for the
     quick one (``workers=0``: one thread each inside the server, for tests).
     ``timeout`` bounds one job's run, not its wait in the queue.
+    ``think_share`` is the fraction of a deep worker one client may ask for
+    lately (:class:`ThinkingShare`; 0: no limit).
     ``decide_fn``/``suggest_fn`` are module-level functions with the
     signatures of :func:`dizhu.web.worker.decide` and
     :func:`~dizhu.web.worker.suggest`; tests may swap them.
@@ -276,6 +341,7 @@ class BotRunner:
         timeout: float,
         *,
         quick_workers: int = 1,
+        think_share: float = 0.0,
         decide_fn: Callable[..., str] = worker.decide,
         suggest_fn: Callable[..., dict[str, Any]] = worker.suggest,
         review_fn: Callable[..., Any] = worker.review_step,
@@ -293,6 +359,7 @@ class BotRunner:
                  for i in range(1 if threads else max(1, quick_workers))]
         review = [make("dizhu-bot-review-0", worker.WORKER_NICENESS["review"])]
         self.lanes = {"deep": _Lane("deep", deep), "quick": _Lane("quick", quick), "review": _Lane("review", review)}
+        self.shares = ThinkingShare(think_share * len(deep))
 
     def lane(self, level: str) -> _Lane:
         return self.lanes["deep" if level in DEEP_LEVELS else "quick"]
@@ -314,7 +381,10 @@ class BotRunner:
     async def decide(self, level: str, variant: str, seed: str, observation: dict[str, Any],
                      client: str = "", time_limit: float | None = None) -> tuple[str, bool]:
         """The computer's action for ``observation``, and whether it is the fallback move.
-        ``time_limit`` caps the bot's thinking in wall-clock seconds."""
+        ``time_limit`` caps the bot's thinking in wall-clock seconds; a search is charged
+        that cap, a public figure, against the client's share."""
+        if level in DEEP_LEVELS and time_limit is not None:
+            self.shares.charge(client, time_limit)
         try:
             action = await self.lane(level).run(
                 client, self._decide_fn, (level, variant, seed, self.budget, observation, time_limit),
@@ -336,6 +406,8 @@ class BotRunner:
 
     async def suggest(self, observation: dict[str, Any], level: str, client: str = "") -> dict[str, Any]:
         """The hint for the human's observation."""
+        if level in DEEP_LEVELS:
+            self.shares.charge(client, HINT_BUDGET)
         try:
             return await self.lane(level).run(client, self._suggest_fn, (observation, level, self.budget),
                                               self.timeout)

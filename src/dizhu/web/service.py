@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import logging
@@ -35,7 +36,7 @@ from ..cards import Card
 from ..errors import DizhuError, IllegalAction
 from ..game import Action, Match, Round
 from ..game.deal import parse_deal_code
-from .botpool import BotRunner, fallback_action
+from .botpool import DEEP_LEVELS, BotRunner, fallback_action
 from .database import GameClaims, LocalClaims
 from .errors import ApiError, engine_error, json_bytes
 from .logs import log_failure
@@ -82,6 +83,30 @@ class Reply:
     body: bytes
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Write:
+    """One write request as the service carries it out: which game, what kind of
+    change, the client's body, the change itself and who asked.
+
+    ``since_from_now``: the answer's events start at this write (a move), not at
+    the round's start; ``deals``: the write deals a new round, which counts
+    against the client's round limit.
+    """
+
+    game: GameKey
+    kind: str
+    request: Step
+    change: Callable[[Match, GameRecord], "Awaitable[None] | None"]
+    client: str = ""
+    since_from_now: bool = False
+    deals: bool = False
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """What a retry with the same request id must repeat exactly."""
+        return hashlib.sha256(f"{self.kind}\n{self.request.model_dump_json()}".encode()).hexdigest()
 
 
 @dataclass
@@ -392,6 +417,8 @@ class GameService:
         hint limit when ``limited``."""
         cached = session.hint
         if cached is None or cached[0] != record.version:
+            if self.settings.hint_level in DEEP_LEVELS:
+                self._check_share(client)
             if limited:
                 wait = self._hint_limit.wait(record.game_id)
                 if wait > 0:
@@ -399,6 +426,13 @@ class GameService:
             future = asyncio.ensure_future(self.bots.suggest(observation, self.settings.hint_level, client))
             session.hint = cached = (record.version, future)
         return await asyncio.shield(cached[1])
+
+    def _check_share(self, client: str) -> None:
+        """429 ``too_much_thinking`` for a client over its share of the searching workers."""
+        wait = self.bots.shares.wait(client)
+        if wait > 0:
+            raise _limited("too_much_thinking", "this address asked the computers for too much thinking lately",
+                           wait)
 
     async def rounds(self, game: GameKey, offset: int = 0, limit: int = ROUNDS_PAGE,
                      client: str = "", if_none_match: str | None = None) -> Reply:
@@ -440,7 +474,7 @@ class GameService:
         def apply(match: Match, record: GameRecord) -> None:
             match.apply(HUMAN, _human_action(request, record.variant))
 
-        return await self._write(game, "act", request, apply, client, since_from_now=True)
+        return await self._write(_Write(game, "act", request, apply, client, since_from_now=True))
 
     async def autoplay(self, game: GameKey, request: Step, client: str = "") -> Reply:
         session = self._session(game.game_id)
@@ -454,66 +488,43 @@ class GameService:
                 action = fallback_action(record.variant, "autoplay", observation)
             match.apply(HUMAN, action)
 
-        return await self._write(game, "autoplay", request, apply, client, since_from_now=True)
+        return await self._write(_Write(game, "autoplay", request, apply, client, since_from_now=True))
 
     async def another_round(self, game: GameKey, request: Step, client: str = "") -> Reply:
-        return await self._write(game, "another-round", request,
-                                 lambda match, record: match.another_round(), client, deals=True)
+        return await self._write(_Write(game, "another-round", request,
+                                        lambda match, record: match.another_round(), client, deals=True))
 
     async def new_game(self, game: GameKey, request: Step, client: str = "") -> Reply:
-        return await self._write(game, "new-game", request, lambda match, record: match.new_game(),
-                                 client, deals=True)
+        return await self._write(_Write(game, "new-game", request, lambda match, record: match.new_game(),
+                                        client, deals=True))
 
     async def new_match(self, game: GameKey, request: Step, client: str = "") -> Reply:
         def apply(match: Match, record: GameRecord) -> None:
             match.new_match()
             record.match_no += 1
 
-        return await self._write(game, "new-match", request, apply, client, deals=True)
+        return await self._write(_Write(game, "new-match", request, apply, client, deals=True))
 
-    async def _write(
-        self,
-        game: GameKey,
-        kind: str,
-        request: Step,
-        change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
-        client: str = "",
-        *,
-        since_from_now: bool = False,
-        deals: bool = False,
-    ) -> Reply:
-        """Carry out one write (see the module's docstring for the steps).  ``deals``:
-        the write deals a new round, which counts against the client's round limit."""
-        with self._admit(client):
-            return await self._write_admitted(game, kind, request, change, client,
-                                              since_from_now=since_from_now, deals=deals)
+    async def _write(self, write: _Write) -> Reply:
+        """Carry out one write (see the module's docstring for the steps)."""
+        with self._admit(write.client):
+            return await self._write_admitted(write)
 
-    async def _write_admitted(
-        self,
-        game: GameKey,
-        kind: str,
-        request: Step,
-        change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
-        client: str,
-        *,
-        since_from_now: bool,
-        deals: bool,
-    ) -> Reply:
-        record, session, seen = await self._open_for_write(game, request.request_id)
-        game_id = game.game_id
-        request_id = request.request_id
-        fingerprint = hashlib.sha256(f"{kind}\n{request.model_dump_json()}".encode()).hexdigest()
+    async def _write_admitted(self, write: _Write) -> Reply:
+        record, session, seen = await self._open_for_write(write.game, write.request.request_id)
+        game_id = write.game.game_id
+        request_id = write.request.request_id
         if session.lock.locked():
             inflight = session.inflight
             if inflight is not None and inflight.request_id == request_id:
-                _check_fingerprint(inflight.fingerprint, fingerprint)
+                _check_fingerprint(inflight.fingerprint, write.fingerprint)
                 return await self._await_first(inflight.future)  # a double tap: the first one's answer
             raise _busy()
         async with session.lock, self._claim(game_id) as held:
             if not held:
                 raise _busy()  # another host is answering a write of this game
             future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-            session.inflight = _InFlight(request_id, fingerprint, future)
+            session.inflight = _InFlight(request_id, write.fingerprint, future)
             try:
                 if session.match_version > record.version or self.claims.shared:
                     # This server (or, on a shared database, another host before our claim)
@@ -521,8 +532,7 @@ class GameService:
                     record, seen = await self.store.load_for_write(game_id, request_id)
                     if record is None:
                         raise _unknown_game()
-                reply = await self._write_locked(game_id, session, record, seen, request, fingerprint,
-                                                 change, client, since_from_now, deals)
+                reply = await self._write_locked(session, record, seen, write)
             except asyncio.CancelledError:
                 future.cancel()
                 raise
@@ -545,29 +555,18 @@ class GameService:
                 raise _busy() from None
             raise
 
-    async def _write_locked(
-        self,
-        game_id: str,
-        session: _Session,
-        record: GameRecord,
-        seen: RequestEntry | None,
-        request: Step,
-        fingerprint: str,
-        change: Callable[[Match, GameRecord], "Awaitable[None] | None"],
-        client: str,
-        since_from_now: bool,
-        deals: bool,
-    ) -> Reply:
+    async def _write_locked(self, session: _Session, record: GameRecord, seen: RequestEntry | None,
+                            write: _Write) -> Reply:
         # `record` may be older than the database if another server wrote meanwhile; then
         # the compare-and-swap of the commit refuses our write (409 stale).
         if seen is not None:
-            _check_fingerprint(seen.fingerprint, fingerprint)
+            _check_fingerprint(seen.fingerprint, write.fingerprint)
             if seen.response is not None:
                 return Reply(seen.response.encode())
             # Applied, but the server stopped before it answered: finish and answer now.
             match = self._match(session, record)
             record, body = await self._play_computers(session, record, match, request=seen,
-                                                      answer_since=seen.since, client=client)
+                                                      answer_since=seen.since, client=write.client)
             if body is not None:
                 return Reply(body)
             # The computers' turn was already finished (at start-up): just answer.
@@ -575,20 +574,22 @@ class GameService:
             await self.store.save(record, record.version, request=replace(seen, response=body.decode()))
             return Reply(body)
         if record.pending:
-            record, _ = await self._play_computers(session, record, self._match(session, record), client=client)
-        if request.version != record.version:
+            record, _ = await self._play_computers(session, record, self._match(session, record), client=write.client)
+        if write.request.version != record.version:
             raise _stale(record.version)
-        if deals:
-            wait = self._round_limit.wait(client)
+        if record.level in DEEP_LEVELS:
+            self._check_share(write.client)
+        if write.deals:
+            wait = self._round_limit.wait(write.client)
             if wait > 0:
                 raise _limited("too_many_rounds", "too many new rounds from this address", wait)
         match = self._match(session, record)
-        since = len(match.round.log) if since_from_now else 0
-        if request.since is not None:
-            since = request.since
+        since = len(match.round.log) if write.since_from_now else 0
+        if write.request.since is not None:
+            since = write.request.since
         record = replace(record)  # `change` may edit it (new match)
         try:
-            outcome = change(match, record)
+            outcome = write.change(match, record)
             if asyncio.iscoroutine(outcome):
                 await outcome
         except DizhuError as exc:
@@ -598,14 +599,14 @@ class GameService:
         except BaseException:
             session.forget()  # the live match may be half-changed: reload it next time
             raise
-        entry = RequestEntry(request.request_id, fingerprint, since, None, self.clock())
+        entry = RequestEntry(write.request.request_id, write.fingerprint, since, None, self.clock())
         if not _bots_to_act(match):
             _, _, body = await self._commit(session, record, match, request=entry, answer_since=since)
             return Reply(body)
         # The human's move is stored before the computers think.
         record, _, _ = await self._commit(session, record, match, request=entry)
         _, body = await self._play_computers(session, record, match, request=entry, answer_since=since,
-                                             client=client)
+                                             client=write.client)
         return Reply(body)
 
     # ---- background work

@@ -82,6 +82,9 @@ class Settings:
     #: Requests of one client address that may keep computers thinking at once;
     #: more answer ``429 too_busy`` before anything is applied.
     client_thinking: int = 4
+    #: The fraction of a deep worker one client address may ask for lately (a half-life
+    #: of 5 s; a search is charged its public cap): more answers ``429 too_much_thinking``.
+    think_share: float = 0.6
     #: Hints one game may ask for: ``hint_burst`` at once, then ``hint_per_minute``.
     hint_per_minute: float = 60.0
     hint_burst: int = 20

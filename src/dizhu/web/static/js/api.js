@@ -22,6 +22,8 @@ export function requestId() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const WAIT_CODES = new Set(['busy', 'too_busy', 'too_much_thinking']);
+
 async function call(method, path, { body, token, retries = 3 } = {}) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -47,9 +49,10 @@ async function call(method, path, { body, token, retries = 3 } = {}) {
     const error = data && data.error ? data.error : { code: response.status >= 500 ? 'server' : 'generic' };
     // Busy: the game (or this player's other games) is still working on an earlier
     // request; try again shortly.  The other 429s are limits: say so at once.
-    const waiting = response.status === 429 && (error.code === 'busy' || error.code === 'too_busy');
+    // A client over its share of the computers' thinking waits as long as it is told.
+    const waiting = response.status === 429 && WAIT_CODES.has(error.code);
     if ((waiting || response.status >= 502) && attempt < retries + 3) {
-      const after = error.code === 'too_busy' ? Number(response.headers.get('Retry-After')) || 1 : 0;
+      const after = error.code === 'busy' ? 0 : Number(response.headers.get('Retry-After')) || 1;
       await sleep(Math.max(300 * (attempt + 1), 1000 * after));
       continue;
     }
