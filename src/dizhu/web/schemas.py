@@ -91,14 +91,6 @@ class Step(_Strict):
     since: Optional[EventIndex] = None
 
 
-class Act(Step):
-    action: StrictStr = Field(min_length=1, max_length=80,
-                              description='"play 33344455", "pass", "bid 2", "call" or "rob".')
-    cards: Optional[list[CardId]] = Field(
-        default=None, max_length=20,
-        description="Exactly which cards to play (ids 0-53); they must match the action's ranks.")
-
-
 class Check(_Strict):
     """An action to judge without applying it."""
 
@@ -106,7 +98,11 @@ class Check(_Strict):
                               description='"play 33344455", "pass", "bid 2", "call" or "rob".')
     cards: Optional[list[CardId]] = Field(
         default=None, max_length=20,
-        description="Exactly which cards would be played (ids 0-53); they must match the action's ranks.")
+        description="Exactly which cards to play (ids 0-53); they must match the action's ranks.")
+
+
+class Act(Check, Step):
+    """An action to apply: the checked action's fields plus the write's version and request id."""
 
 
 class Verdict(BaseModel):
