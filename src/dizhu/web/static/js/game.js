@@ -457,6 +457,27 @@ export class Game {
     return picked;
   }
 
+  /**
+   * Smart selection of a drag across `ids`: the longest of the server's legal
+   * plays made of one card of each rank crossed, three cards or more (so a
+   * straight: a single has one rank, a rocket two); among equals the lowest.
+   * The cards are the ones crossed. Null when none, or when off.
+   */
+  smartRun(ids) {
+    if (setting('smartSelect') === false || !this.myTurn() || this.ds.phase !== 'playing') return null;
+    const crossed = new Map(); // rank -> the first card of it crossed
+    for (const id of ids) if (!crossed.has(rankOf(id))) crossed.set(rankOf(id), id);
+    let best = null;
+    for (const action of this.obs.legal_actions) {
+      if (!action.startsWith('play ')) continue;
+      const ranks = ranksOfNotation(action.slice(5));
+      if (ranks.length < 3 || new Set(ranks).size !== ranks.length || !ranks.every((r) => crossed.has(r))) continue;
+      const better = !best || ranks.length > best.length || (ranks.length === best.length && Math.min(...ranks) < Math.min(...best));
+      if (better) best = ranks;
+    }
+    return best && best.map((r) => crossed.get(r));
+  }
+
   cycleSort() {
     const i = SORT_MODES.indexOf(this.sortMode);
     this.sortMode = SORT_MODES[(i + 1) % SORT_MODES.length];

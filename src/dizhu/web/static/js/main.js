@@ -459,7 +459,8 @@ async function boot() {
   await setLanguage(setting('language') || detectLanguage());
   fillLanguageSelects();
   drawLogo();
-  hand = new HandView($('hand'), { onChange: () => game.selectionChanged(), smart: (id) => game.smartReply(id) });
+  hand = new HandView($('hand'), { onChange: () => game.selectionChanged(), smart: (id) => game.smartReply(id),
+                                    run: (ids) => game.smartRun(ids) });
   controls = new Controls($('controls'), $('tools'), {
     play: () => game.play(),
     pass: () => game.pass(),
