@@ -263,6 +263,11 @@ def test_new_elements_stay_apart_and_big_enough_to_tap(make_table, size):
                  + [("status", "buttons"), ("status", "cards"), ("me", "buttons")])
     assert_inside(table, "#news, #status > *, .seat-panel")
     assert_big_enough(table, "table")
+    # The counter open (a shorter board): still clear.
+    if page.is_visible("#counter-btn"):
+        page.click("#counter-btn")
+        assert_apart(table, TABLE_PARTS, [("news", p) for p in ("seats", "bubbles", "status", "buttons", "cards")])
+        page.click("#counter-btn")
     # The hint, pressed twice (its count "2 / n" when the server ranks several).
     for _ in range(2):
         page.click("[data-ctl=hint]")
