@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from dizhu.puzzles import load
+
 from .e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT
 
 
@@ -331,3 +333,21 @@ def test_new_elements_stay_apart_and_big_enough_to_tap(make_table, size):
 def module(name: str) -> str:
     """A JavaScript expression importing the page's own copy of js/<name>."""
     return f"import(new URL('{name}', document.querySelector('script[type=module]').src))"
+
+
+def test_puzzle_seat_headers_keep_the_card_count_whole_on_a_phone(make_table):
+    """A long seat name ("Your partner (computer, exact solver)") beside "7 cards" on 390 px."""
+    table = make_table(PHONE_PORTRAIT_TALL).open()
+    page = table.page
+    page.click("#puzzles-btn")
+    table.wait("body[data-screen=puzzles][data-puzzle=list]")
+    partner = next(p for p in load("classic") if p.seat != p.position.landlord)  # a farmer: two seats shown
+    page.click(f".pz-item[data-id='{partner.id}']")
+    table.wait(f"body[data-puzzle='{partner.id}:playing:0']")
+    counts = page.evaluate("""() => [...document.querySelectorAll('.pz-name small')].map((el) => {
+      const r = el.getBoundingClientRect();
+      return {text: el.textContent, height: r.height, size: parseFloat(getComputedStyle(el).fontSize)}; })""")
+    assert counts
+    for c in counts:
+        assert c["height"] < 2 * c["size"], c  # one line
+    table.shot("layout-portrait-puzzle")
