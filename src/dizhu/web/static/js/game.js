@@ -76,6 +76,36 @@ export class Game {
     return this.view.human_seat ?? 0;
   }
 
+  /** The table as shown (the fold of the events shown so far); null before a game. */
+  get table() {
+    return this.ds;
+  }
+
+  /** The phase the table shows: bidding, playing, over; null before a game. */
+  get phase() {
+    return this.ds ? this.ds.phase : null;
+  }
+
+  /** The events the table shows so far (the round's log reads them: nothing not yet seen). */
+  shownEvents() {
+    return this.events.slice(0, this.shown);
+  }
+
+  /** Nothing in flight: no request, no events being revealed. */
+  get idle() {
+    return !this.busy && !this.animating;
+  }
+
+  /** Draw the hand anew at the next render (its cards' names change with the language). */
+  redrawHand() {
+    this.handKey = '';
+  }
+
+  /** All the round's events (for the replay and the review, once the round is over). */
+  roundEvents() {
+    return [...this.events];
+  }
+
   get obs() {
     return this.view.observation;
   }

@@ -231,19 +231,19 @@ async function showSettlement() {
   const dialog = $('settle-dialog');
   renderSettlement($('settle-body'), {
     view: game.view,
-    table: game.ds,
+    table: game.table,
     result,
     replayLevel,
     handlers: {
       replay: async () => {
         const shown = await theReplay();
         dialog.close();
-        shown.show(game.seating, game.events, backToResults);
+        shown.show(game.seating, game.roundEvents(), backToResults);
       },
       review: async () => {
         if (!review) review = new (await lazy.review()).ReviewPanel(await theReplay());
         dialog.close();
-        review.open({ api: game.api, seating: game.seating, events: game.events, number: game.view.round_number,
+        review.open({ api: game.api, seating: game.seating, events: game.roundEvents(), number: game.view.round_number,
                       onClose: backToResults });
       },
       close: () => dialog.close(),
@@ -379,7 +379,7 @@ async function showGuide(options = {}) {
 /** The tricks of this round at once, then the match's ledger once the server sends it. */
 async function openRoundLog() {
   const { renderRoundLog, matchRounds } = await import('./roundlog.js');
-  const draw = (ledger) => renderRoundLog($('log-body'), { table: game.ds, events: game.events.slice(0, game.shown), ledger });
+  const draw = (ledger) => renderRoundLog($('log-body'), { table: game.table, events: game.shownEvents(), ledger });
   draw(null);
   $('log-dialog').showModal();
   try {
@@ -419,7 +419,7 @@ function onKey(e) {
   if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
   // Enter or Space on a focused button presses that button, as usual.
   if (target.tagName === 'BUTTON' && (e.key === 'Enter' || e.key === ' ')) return;
-  const phase = game.ds ? game.ds.phase : null;
+  const phase = game.phase;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const act = (fn) => { e.preventDefault(); fn(); };
   if (phase === 'over') {
@@ -493,7 +493,7 @@ async function boot() {
     fillLanguageSelects();
     drawLogo();
     controls.relabel();
-    game.handKey = ''; // card names are spoken in the new language
+    game.redrawHand(); // card names are spoken in the new language
     game.render();
     if ($('rules-dialog').open) openRules();
     if ($('settle-dialog').open) showSettlement();
@@ -540,7 +540,7 @@ async function boot() {
   window.addEventListener('orientationchange', relayout);
   // Coming back to a tab that another tab may have moved on.
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible' && game.api && !game.busy && !game.animating) {
+    if (document.visibilityState === 'visible' && game.api && game.idle) {
       game.refresh().catch(() => {});
     }
   });
