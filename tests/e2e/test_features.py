@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .e2e_support import PHONE_PORTRAIT, translations
+from .e2e_support import PHONE_PORTRAIT, module, translations
 from .test_layout import become_landlord
 
 PHONE = {"width": 390, "height": 844}
@@ -23,11 +23,6 @@ NOTATION = "3456789TJQKA2BR"
 
 def rank_of(card: int) -> int:
     return card >> 2 if card < 52 else 13 + card - 52
-
-
-def module(page, name: str) -> str:
-    """A JavaScript expression importing the page's own copy of js/<name>."""
-    return f"import(new URL('{name}', document.querySelector('script[type=module]').src))"
 
 
 def server_view(page) -> dict:
@@ -48,8 +43,8 @@ def test_seat_lights_effects_sound_and_reduced_motion(make_table):
     # A seat left with two cards, then one: the panel lights and says so (报双, then 报单).
     words = translations("en")
     lit = page.evaluate(f"""async () => {{
-      const state = await {module(page, 'tablestate.js')};
-      const table = await {module(page, 'table.js')};
+      const state = await {module('tablestate.js')};
+      const table = await {module('table.js')};
       const rules = {{players: 3, bidding: 'points', handicap: false, deck_counts: [4,4,4,4,4,4,4,4,4,4,4,4,4,1,1], undealt: 0}};
       const seen = [];
       const events = [{{type: 'deal', first: 0, hand_sizes: [17, 17, 17]}},
@@ -67,7 +62,7 @@ def test_seat_lights_effects_sound_and_reduced_motion(make_table):
     table.shot("feature-seat-alarm-phone")
     # A bomb: the banner names it, it animates, and the sound is asked for.
     effect = f"""async (kind) => {{
-      const fx = await {module(page, 'effects.js')};
+      const fx = await {module('effects.js')};
       fx.effectOf({{type: 'play', seat: 1, kind, play: '3333', cards: [0, 1, 2, 3]}});
       const el = document.getElementById('effect');
       return {{shown: !el.hidden, text: el.textContent, animation: getComputedStyle(el).animationName,
@@ -79,7 +74,7 @@ def test_seat_lights_effects_sound_and_reduced_motion(make_table):
     plane = page.evaluate(effect, "plane_pair")
     assert plane["text"] == words["kind.plane_pair"] and plane["animation"] == "effect-fly"
     spring = page.evaluate(f"""async () => {{
-      const fx = await {module(page, 'effects.js')};
+      const fx = await {module('effects.js')};
       return fx.effectOf({{type: 'settle', spring: true, anti_spring: false, points: [4, -2, -2]}});
     }}""")
     assert spring == "spring" and page.inner_text("#effect") == words["settle.spring"]

@@ -6,7 +6,7 @@ import pytest
 
 from dizhu.puzzles import load
 
-from .e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT
+from .e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT, module
 
 
 def become_landlord(table) -> None:
@@ -328,11 +328,6 @@ def test_new_elements_stay_apart_and_big_enough_to_tap(make_table, size):
         table.shot(f"layout-{size}-coach-{step}")
         page.click("[data-ctl=coach-next]")
     assert not page.is_visible("#coach")
-
-
-def module(name: str) -> str:
-    """A JavaScript expression importing the page's own copy of js/<name>."""
-    return f"import(new URL('{name}', document.querySelector('script[type=module]').src))"
 
 
 def test_puzzle_seat_headers_keep_the_card_count_whole_on_a_phone(make_table):

@@ -4,7 +4,8 @@
 
 import { $, h, replace, choices } from './dom.js';
 import { GameApi, ApiError } from './api.js';
-import { LANGUAGES, detectLanguage, setLanguage, language, onLanguageChange, t } from './i18n.js';
+import { LANGUAGES, setLanguage, language, onLanguageChange, t } from './i18n.js';
+import { playerLanguage } from './prefetch.js';
 import { savedGame, saveGame, forgetGame, savedPuzzles, setting, setSetting } from './storage.js';
 import { HandView } from './hand.js';
 import { Controls } from './controls.js';
@@ -456,7 +457,7 @@ function drawLogo() {
 }
 
 async function boot() {
-  await setLanguage(setting('language') || detectLanguage());
+  await setLanguage(playerLanguage());
   fillLanguageSelects();
   drawLogo();
   hand = new HandView($('hand'), { onChange: () => game.selectionChanged(), smart: (id) => game.smartReply(id),
