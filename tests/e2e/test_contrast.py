@@ -24,7 +24,8 @@ TEXTS = """() => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!node.data.trim() || !el || el.closest('script, style, option, .sr-only, svg.defs')) continue;
+    // Punctuation alone (the "." after a hint's cards) is too few pixels to tell; its sentence is measured.
+    if (!/[\\p{L}\\p{N}]/u.test(node.data) || !el || el.closest('script, style, option, .sr-only, svg.defs')) continue;
     if (modal ? !modal.contains(el) : el.closest('dialog')) continue;
     // Inactive controls are exempt (WCAG 1.4.3).
     if (el.closest('button:disabled, [aria-disabled=true]')) continue;
@@ -131,6 +132,7 @@ def test_text_contrast_on_rendered_pixels(make_table, size):
     bad += low_contrast(table, "rules")
     page.keyboard.press("Escape")
     page.keyboard.press("Escape")  # the hint's selection
-    table.play_round("classic")
-    bad += low_contrast(table, "results")
+    if size == "desktop":  # a whole round: once (the results sheet is the same at both sizes but for its width)
+        table.play_round("classic")
+        bad += low_contrast(table, "results")
     assert bad == [], "\n".join(bad)
