@@ -34,10 +34,13 @@ def shoot(browser, url: str, size: str, language: str) -> None:
     page = context.new_page()
 
     def name(state: str) -> str:
-        # Once the deal's cards have landed and the banners are gone.
+        # Once the deal's cards have landed and every fade-in has ended (the landlord's news and
+        # the bids came out half transparent when only the hand was waited for); the endless
+        # pulses (a seat's last card, the thinking dots) are not waited for.
         page.wait_for_selector("#hand:not(.deal)", state="attached")
-        page.evaluate("""() => Promise.all([...document.querySelectorAll('#hand .hcard')]
-          .flatMap((el) => el.getAnimations().map((a) => a.finished.catch(() => null))))""")
+        page.evaluate("""() => Promise.all(document.getAnimations()
+          .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+          .map((a) => a.finished.catch(() => null)))""")
         return str(OUT / f"{size}-{language}-{state}.png")
 
     page.goto(url)

@@ -29,6 +29,11 @@ DESKTOP = {"width": 1280, "height": 800}
 TURN_TIMEOUT = 30_000
 
 
+def module(name: str) -> str:
+    """A JavaScript expression importing the page's own copy of js/<name> (from its versioned prefix)."""
+    return f"import(new URL('{name}', document.querySelector('script[type=module]').src))"
+
+
 def translations(language: str) -> dict[str, str]:
     return json.loads((I18N / f"{language}.json").read_text(encoding="utf-8"))
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 import re
 
-from .e2e_support import PHONE_PORTRAIT, translations
+import pytest
+
+from .e2e_support import PHONE_PORTRAIT, module, translations
+from .test_layout import become_landlord
 
 PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1366, "height": 768}
@@ -20,11 +23,6 @@ NOTATION = "3456789TJQKA2BR"
 
 def rank_of(card: int) -> int:
     return card >> 2 if card < 52 else 13 + card - 52
-
-
-def module(page, name: str) -> str:
-    """A JavaScript expression importing the page's own copy of js/<name>."""
-    return f"import(new URL('{name}', document.querySelector('script[type=module]').src))"
 
 
 def server_view(page) -> dict:
@@ -45,8 +43,8 @@ def test_seat_lights_effects_sound_and_reduced_motion(make_table):
     # A seat left with two cards, then one: the panel lights and says so (报双, then 报单).
     words = translations("en")
     lit = page.evaluate(f"""async () => {{
-      const state = await {module(page, 'tablestate.js')};
-      const table = await {module(page, 'table.js')};
+      const state = await {module('tablestate.js')};
+      const table = await {module('table.js')};
       const rules = {{players: 3, bidding: 'points', handicap: false, deck_counts: [4,4,4,4,4,4,4,4,4,4,4,4,4,1,1], undealt: 0}};
       const seen = [];
       const events = [{{type: 'deal', first: 0, hand_sizes: [17, 17, 17]}},
@@ -64,7 +62,7 @@ def test_seat_lights_effects_sound_and_reduced_motion(make_table):
     table.shot("feature-seat-alarm-phone")
     # A bomb: the banner names it, it animates, and the sound is asked for.
     effect = f"""async (kind) => {{
-      const fx = await {module(page, 'effects.js')};
+      const fx = await {module('effects.js')};
       fx.effectOf({{type: 'play', seat: 1, kind, play: '3333', cards: [0, 1, 2, 3]}});
       const el = document.getElementById('effect');
       return {{shown: !el.hidden, text: el.textContent, animation: getComputedStyle(el).animationName,
@@ -76,7 +74,7 @@ def test_seat_lights_effects_sound_and_reduced_motion(make_table):
     plane = page.evaluate(effect, "plane_pair")
     assert plane["text"] == words["kind.plane_pair"] and plane["animation"] == "effect-fly"
     spring = page.evaluate(f"""async () => {{
-      const fx = await {module(page, 'effects.js')};
+      const fx = await {module('effects.js')};
       return fx.effectOf({{type: 'settle', spring: true, anti_spring: false, points: [4, -2, -2]}});
     }}""")
     assert spring == "spring" and page.inner_text("#effect") == words["settle.spring"]
@@ -231,6 +229,79 @@ def test_smart_selection_picks_the_smallest_reply_and_can_be_turned_off(make_tab
     assert table.selected_ids() == []
     table.click_card(card)
     assert table.selected_ids() == [card]
+
+
+FIRST_ROW = """() => { const cards = [...document.querySelectorAll('#hand .hcard')];
+  const row = cards.filter((c) => c.style.top === cards[0].style.top);
+  return row.map((c) => { const r = c.getBoundingClientRect();
+    return {id: Number(c.dataset.id), x: r.left + 5, y: r.top + 14}; }); }"""
+
+
+def longest_straight(plays: list[str], row: list[int]) -> list[int]:
+    """The cards of the longest legal play of 3+ distinct ranks among ``row`` (the lowest of equals),
+    each the row's first card of its rank; [] when there is none."""
+    first = {}
+    for card in row:
+        first.setdefault(rank_of(card), card)
+    runs = [[NOTATION.index(ch) for ch in p[5:]] for p in plays]
+    runs = [r for r in runs if len(r) >= 3 and len(set(r)) == len(r) and all(x in first for x in r)]
+    if not runs:
+        return []
+    best = max(runs, key=lambda r: (len(r), -min(r)))
+    return [first[x] for x in best]
+
+
+def landlord_with_a_straight(table) -> tuple[list[dict], list[int]]:
+    """Deal until the player leads as landlord with a straight in the hand's first row."""
+    for _ in range(20):
+        become_landlord(table)
+        table.settle_hand()
+        row = table.page.evaluate(FIRST_ROW)
+        want = longest_straight(legal_plays(table.page), [c["id"] for c in row])
+        if want and len(want) < len(row):  # some crossed cards are not part of it
+            return row, want
+        with table.progressing():
+            table.new_game_from_menu()
+    raise AssertionError("no straight dealt")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_drag_across_a_run_selects_its_longest_straight(make_table, size):
+    table = make_table(WIDE if size == "desktop" else PHONE).open()
+    page = table.page
+    table.start("classic")
+    row, want = landlord_with_a_straight(table)
+    cdp = page.context.new_cdp_session(page) if size == "phone" else None
+
+    def drag(points: list[dict]) -> None:
+        """Across the cards at ``points``: a mouse on the desktop, a finger (real touch events) on a phone.
+        The moves jump from the first card to the last few, as a quick swipe does."""
+        path = points[:1] + points[-3:]
+        if cdp is None:
+            page.mouse.move(path[0]["x"], path[0]["y"])
+            page.mouse.down()
+            for p in path[1:]:
+                page.mouse.move(p["x"], p["y"])
+            page.mouse.up()
+            return
+        for kind, p in [("touchStart", path[0])] + [("touchMove", p) for p in path[1:]] + [("touchEnd", None)]:
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if p is None else [{"x": p["x"], "y": p["y"]}]})
+
+    drag(row)
+    assert table.selected_ids() == want, (row, want)
+    notation = "".join(NOTATION[rank_of(c)] for c in want)
+    assert f"play {notation}" in legal_plays(page)
+    table.shot(f"feature-drag-straight-{size}")
+    # With smart selection off, the same drag picks every card crossed.
+    page.keyboard.press("Escape")
+    page.click("#menu-btn")
+    page.uncheck("#menu-smart")
+    page.keyboard.press("Escape")
+    page.evaluate("() => document.getElementById('hand').focus()")
+    page.keyboard.press("Escape")
+    assert table.selected_ids() == []
+    drag(row)
+    assert table.selected_ids() == [c["id"] for c in row]
 
 
 def test_log_ledger_records_focus_replay_and_live_regions(make_table):

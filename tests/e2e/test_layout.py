@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from .e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT
+import pytest
+
+from dizhu.puzzles import load
+
+from .e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT, module
 
 
 def become_landlord(table) -> None:
@@ -182,3 +186,163 @@ def test_phone_portrait_rows_apart_buttons_still_and_your_turn_shown(make_table)
     })""")
     assert table.page.evaluate(HAND_ROWS)["rows"] == 1
     assert table.page.locator("[data-ctl=play]").bounding_box() == play
+
+
+# ---- the elements added lately (the landlord's news, the hint's count, the 报单/报双 tags, the
+# round's log, the records, the guide's marks, the menu): apart from the rest, and big enough to tap.
+
+SIZES = {"desktop": {"width": 1366, "height": 768}, "portrait": PHONE_PORTRAIT_TALL, "landscape": PHONE_LANDSCAPE_WIDE}
+
+BOXES = """(selectors) => {
+  const out = {};
+  for (const [name, sel] of Object.entries(selectors)) {
+    out[name] = [...document.querySelectorAll(sel)]
+      .filter((el) => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+      .map((el) => { const r = el.getBoundingClientRect();
+        return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, what: el.id || el.className || el.tagName}; })
+      .filter((r) => r.right > r.left && r.bottom > r.top);
+  }
+  return out;
+}"""
+
+# What a player taps: buttons, selects, inputs (a check box or radio by its whole label).
+SMALL_TARGETS = """(minimum) => {
+  const modal = [...document.querySelectorAll('dialog[open]')].pop();
+  return [...document.querySelectorAll('button, select, input, a[href]')]
+    .filter((el) => el.getClientRects().length && (!modal || modal.contains(el)) && !el.closest('[hidden]'))
+    .map((el) => (el.matches('input[type=checkbox], input[type=radio]') && el.closest('label')) || el)
+    .map((el) => { const r = el.getBoundingClientRect();
+      return {what: el.id || el.dataset.ctl || el.className || el.tagName, w: Math.round(r.width), h: Math.round(r.height)}; })
+    .filter((b) => b.w < minimum || b.h < minimum);
+}"""
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1 and \
+        min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1
+
+
+def assert_apart(table, selectors: dict[str, str], pairs: list[tuple[str, str]]) -> None:
+    """No element of one group overlaps one of the other, for each pair of groups."""
+    boxes = table.page.evaluate(BOXES, selectors)
+    bad = [(one, x, other, y) for one, other in pairs for x in boxes[one] for y in boxes[other] if overlaps(x, y)]
+    assert not bad, bad
+
+
+def assert_inside(table, selector: str) -> None:
+    view = table.page.viewport_size
+    for b in table.page.evaluate(BOXES, {"it": selector})["it"]:
+        assert b["left"] >= -0.5 and b["top"] >= -0.5 and b["right"] <= view["width"] + 0.5 \
+            and b["bottom"] <= view["height"] + 0.5, (selector, b, view)
+
+
+def assert_big_enough(table, state: str) -> None:
+    minimum = 40 if table.page.viewport_size["width"] < 1000 else 24
+    small = table.page.evaluate(SMALL_TARGETS, minimum)
+    assert not small, (state, minimum, small)
+
+
+TABLE_PARTS = {
+    "news": "#news:not([hidden])", "seats": ".seat-panel", "topbar": ".topbar, #tools",
+    "bubbles": ".zone .bubble", "status": "#status > *", "buttons": "#controls .btn, #tools .btn",
+    "cards": "#hand .hcard:not(.selected)", "me": "#me-info > *",
+}
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_new_elements_stay_apart_and_big_enough_to_tap(make_table, size):
+    table = make_table(SIZES[size]).open()
+    page = table.page
+    assert_big_enough(table, "start")
+    table.start("classic", "normal")
+    become_landlord(table)
+    table.settle_hand()
+    # The landlord's news stays until the first play: clear of the seats, their bubbles, the status,
+    # the buttons and the hand.
+    assert page.is_visible("#news")
+    table.shot(f"layout-{size}-news")
+    assert_apart(table, TABLE_PARTS, [("news", p) for p in ("seats", "topbar", "bubbles", "status", "buttons", "cards")]
+                 + [("status", "buttons"), ("status", "cards"), ("me", "buttons")])
+    assert_inside(table, "#news, #status > *, .seat-panel")
+    assert_big_enough(table, "table")
+    # The counter open (a shorter board): still clear.
+    if page.is_visible("#counter-btn"):
+        page.click("#counter-btn")
+        assert_apart(table, TABLE_PARTS, [("news", p) for p in ("seats", "bubbles", "status", "buttons", "cards")])
+        page.click("#counter-btn")
+    # The hint, pressed twice (its count "2 / n" when the server ranks several).
+    for _ in range(2):
+        page.click("[data-ctl=hint]")
+        table.wait("#status.hint")
+    assert_apart(table, TABLE_PARTS, [("status", p) for p in ("buttons", "cards", "seats", "me")])
+    assert_inside(table, "#status > *, #status .hint-count")
+    table.shot(f"layout-{size}-hint")
+    # Seats down to one and two cards: the tag sits inside its panel, clear of the name and the count.
+    page.evaluate(f"""async () => {{
+      const state = await {module("tablestate.js")};
+      const tbl = await {module("table.js")};
+      const rules = {{players: 3, bidding: 'points', handicap: false, deck_counts: [4,4,4,4,4,4,4,4,4,4,4,4,4,1,1], undealt: 0}};
+      const ds = state.foldEvents({{rules, me: 0}}, [{{type: 'deal', first: 0, hand_sizes: [17, 17, 17]}},
+        {{type: 'landlord', seat: 0, bottom: '345', bottom_ids: [0, 4, 8], bid: 3}},
+        {{type: 'play', seat: 0, play: '3', kind: 'single', cards: [0]}}]);
+      ds.cardsLeft = [19, 1, 2];
+      tbl.renderTable({{view: {{totals: [12, -6, -6], level: 'super-hard', round_number: 12}}, ds, thinking: 2, handCount: 19}});
+    }}""")
+    table.shot(f"layout-{size}-alarm")
+    for seat in (1, 2):
+        panel = f"#seat-{seat}"
+        assert page.locator(f"{panel} .alarm-tag").count() == 1
+        parts = {"tag": f"{panel} .alarm-tag", "others": f"{panel} .who, {panel} .count, {panel} .avatar, {panel} .score, {panel} .role",
+                 "panel": panel}
+        boxes = page.evaluate(BOXES, parts)
+        tag, outer = boxes["tag"][0], boxes["panel"][0]
+        assert tag["left"] >= outer["left"] and tag["right"] <= outer["right"] and tag["bottom"] <= outer["bottom"], boxes
+        assert_apart(table, parts, [("tag", "others")])
+    assert_apart(table, TABLE_PARTS, [("seats", "topbar"), ("seats", "buttons"), ("seats", "status")])
+    table.reload()
+    # The dialogs added lately: inside the screen, their buttons big enough, none over another.
+    dialogs = [("#menu-btn", None, "#menu-dialog"), ("#menu-btn", "#menu-log", "#log-dialog"),
+               ("#menu-btn", "#menu-records", "#records-dialog")]
+    for opener, item, dialog in dialogs:
+        page.click(opener)
+        if item:
+            page.click(item)
+        table.wait(f"{dialog}[open]")
+        page.wait_for_timeout(50)  # drawn once its module and (for the log) the ledger came
+        assert_inside(table, f"{dialog}")
+        assert_big_enough(table, dialog)
+        controls = f"{dialog} button, {dialog} select, {dialog} label.check"
+        boxes = page.evaluate(BOXES, {"it": controls})["it"]
+        bad = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if overlaps(a, b)]
+        assert not bad, (dialog, bad)
+        table.shot(f"layout-{size}-{dialog[1:]}")
+        page.keyboard.press("Escape")
+    # The guide's marks: inside the screen, beside (not over) what each explains.
+    page.click("#menu-btn")
+    page.click("#menu-guide")
+    for step in range(4):
+        table.wait("#coach[open]")
+        assert_inside(table, "#coach")
+        assert_big_enough(table, f"coach {step}")
+        assert_apart(table, {"coach": "#coach", "target": ".coach-target"}, [("coach", "target")])
+        table.shot(f"layout-{size}-coach-{step}")
+        page.click("[data-ctl=coach-next]")
+    assert not page.is_visible("#coach")
+
+
+def test_puzzle_seat_headers_keep_the_card_count_whole_on_a_phone(make_table):
+    """A long seat name ("Your partner (computer, exact solver)") beside "7 cards" on 390 px."""
+    table = make_table(PHONE_PORTRAIT_TALL).open()
+    page = table.page
+    page.click("#puzzles-btn")
+    table.wait("body[data-screen=puzzles][data-puzzle=list]")
+    partner = next(p for p in load("classic") if p.seat != p.position.landlord)  # a farmer: two seats shown
+    page.click(f".pz-item[data-id='{partner.id}']")
+    table.wait(f"body[data-puzzle='{partner.id}:playing:0']")
+    counts = page.evaluate("""() => [...document.querySelectorAll('.pz-name small')].map((el) => {
+      const r = el.getBoundingClientRect();
+      return {text: el.textContent, height: r.height, size: parseFloat(getComputedStyle(el).fontSize)}; })""")
+    assert counts
+    for c in counts:
+        assert c["height"] < 2 * c["size"], c  # one line
+    table.shot("layout-portrait-puzzle")

@@ -116,3 +116,30 @@ def test_scripts_go_without_the_headers_only_a_page_heeds(site):
     assert script.headers["cross-origin-resource-policy"] == "same-origin"
     api = client.get("/api/health")
     assert "content-security-policy" in api.headers
+
+
+def test_the_page_s_style_sheets_come_as_one_and_the_first_script_s_imports_first(site):
+    client, static = site
+    (static / "css" / "b.css").write_text(".b { color: blue; }\n")
+    (static / "js" / "first.js").write_text("import { z } from './zed.js';\n")
+    (static / "js" / "zed.js").write_text("export const z = 0;")
+    (static / "index.html").write_text(
+        '<!doctype html><html><head>\n<link rel="stylesheet" href="css/a.css">\n'
+        '<link rel="stylesheet" href="css/b.css">\n<script type="module" src="js/first.js" async></script>\n'
+        '<script type="module" src="js/main.js"></script>\n</head><body></body></html>')
+    page = client.get("/").text
+    version = version_of(page)
+    # One request for both sheets, in the page's order, immutable like the rest.
+    assert page.count('rel="stylesheet"') == 1 and f'href="/v/{version}/css/bundle.css"' in page
+    bundle = client.get(f"/v/{version}/css/bundle.css")
+    assert bundle.headers["cache-control"] == IMMUTABLE and bundle.headers["content-type"].startswith("text/css")
+    assert bundle.text.index("color: red") < bundle.text.index("color: blue")
+    # The sheets themselves are still there (an old page, a direct link).
+    assert client.get(f"/v/{version}/css/b.css").status_code == 200
+    # The first script's import is asked for before the second script's.
+    hints = re.findall(r'rel="modulepreload" href="/v/[0-9a-f]+/([^"]+)"', page)
+    assert hints == ["js/zed.js", "js/more.js"], hints
+    # Edited: the bundle follows.
+    (static / "css" / "b.css").write_text(".b { color: green; }\n")
+    version = version_of(client.get("/").text)
+    assert "color: green" in client.get(f"/v/{version}/css/bundle.css").text

@@ -11,6 +11,10 @@ script it imports, directly or not, at once (``modulepreload``: the static
 instead of one import wave after another; a module loaded with ``import()``
 when it is needed stays out of the first load.
 
+The page's style sheets are served as one (``<folder>/bundle.css``, made of them in
+the page's order, under the same versioned prefix): on HTTP/1.1 a browser opens at
+most six connections to a host, and each request past them waits a round trip.
+
 Each file is compressed once (Brotli when the package is installed, gzip always)
 and the smallest encoding the browser accepts is sent. A file changed on disk is
 picked up on the next load of the page (the tree is stat'ed then).
@@ -45,31 +49,66 @@ _COMPRESSIBLE = ("text/", "application/json", "image/svg+xml", "application/mani
 # A reference in index.html to a file of ours: relative, not a fragment, scheme or absolute path.
 _REFERENCE = re.compile(r'\b(href|src)="(?![a-z]+:|/|#)([^"]+)"')
 _MODULE_SCRIPT = re.compile(r'<script type="module" src="([^"]+)"')
+# A style sheet of ours, one per line (the page's own markup): these are served as one file.
+_STYLESHEET = re.compile(r'^[ \t]*<link rel="stylesheet" href="(?![a-z]+:|/|#)([^"]+\.css)">[ \t]*\n?', re.MULTILINE)
+BUNDLE = "bundle.css"
 # A static import or re-export of a relative module (not a dynamic import()).
 _STATIC_IMPORT = re.compile(r'^\s*(?:import|export)\b[^;()]*?\bfrom\s*[\'"](\.{1,2}/[^\'"]+)[\'"]'
                             r'|^\s*import\s*[\'"](\.{1,2}/[^\'"]+)[\'"]', re.MULTILINE)
 
 
 def static_imports(entries: list[str], sources: dict[str, bytes]) -> list[str]:
-    """Every module the ``entries`` import statically, directly or not (themselves included).
+    """Every module the ``entries`` import statically, directly or not (themselves included),
+    nearest first: the entries in order, then what they import, and so on (the order the page
+    asks for them in, so that the first entry's imports come first).
 
     >>> files = {"js/main.js": b"import { a } from './a.js';\\nconst c = () => import('./c.js');",
     ...          "js/a.js": b"export { b } from './b.js';", "js/b.js": b"", "js/c.js": b""}
     >>> static_imports(["js/main.js"], files)
-    ['js/a.js', 'js/b.js', 'js/main.js']
+    ['js/main.js', 'js/a.js', 'js/b.js']
     """
-    seen: set[str] = set()
+    seen: dict[str, None] = {}  # in the order found
     todo = list(entries)
     while todo:
-        name = todo.pop()
+        name = todo.pop(0)
         if name in seen or name not in sources:
             continue
-        seen.add(name)
+        seen[name] = None
         folder = PurePosixPath(name).parent
         for match in _STATIC_IMPORT.finditer(sources[name].decode("utf-8", "replace")):
             target = os.path.normpath(str(folder / (match.group(1) or match.group(2))))
             todo.append(PurePosixPath(target).as_posix())
-    return sorted(seen)
+    return list(seen)
+
+
+def bundle_styles(html: str, sources: dict[str, bytes]) -> tuple[str, str | None, bytes]:
+    """The page with its style sheets (two or more, of one folder) replaced by their bundle:
+    (page, the bundle's name or None, its contents in the page's order).
+
+    >>> page = '<head>\\n<link rel="stylesheet" href="css/a.css">\\n<link rel="stylesheet" href="css/b.css">\\n</head>'
+    >>> html, name, data = bundle_styles(page, {"css/a.css": b"a{}", "css/b.css": b"b{}"})
+    >>> name, html.count("stylesheet"), data.count(b"{}")
+    ('css/bundle.css', 1, 2)
+    """
+    sheets = _STYLESHEET.findall(html)
+    folders = {PurePosixPath(sheet).parent for sheet in sheets}
+    # One folder, so that a url() in any of them still means the same file from the bundle.
+    if len(sheets) < 2 or len(folders) != 1 or not all(sheet in sources for sheet in sheets):
+        return html, None, b""
+    name = (folders.pop() / BUNDLE).as_posix()
+    if name in sources:  # a file of that name would be hidden
+        return html, None, b""
+    data = b"\n".join(b"/* " + sheet.encode() + b" */\n" + sources[sheet] for sheet in sheets)
+    first = True
+
+    def one_link(match: re.Match) -> str:
+        nonlocal first
+        if not first:
+            return ""
+        first = False
+        return match.group(0).replace(match.group(1), name)
+
+    return _STYLESHEET.sub(one_link, html), name, data
 
 
 @dataclass(frozen=True)
@@ -149,6 +188,10 @@ class UIAssets:
             tree.update(name.encode() + b"\0" + hashlib.sha256(contents[name]).digest())
         version = tree.hexdigest()[:16]
         files = {}
+        page, bundle, styles = bundle_styles(contents["index.html"].decode("utf-8"), contents) \
+            if "index.html" in contents else ("", None, b"")
+        if bundle:
+            contents = {**contents, "index.html": page.encode("utf-8"), bundle: styles}
         for name, data in contents.items():
             media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
             if name == "index.html":

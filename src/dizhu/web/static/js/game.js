@@ -76,6 +76,36 @@ export class Game {
     return this.view.human_seat ?? 0;
   }
 
+  /** The table as shown (the fold of the events shown so far); null before a game. */
+  get table() {
+    return this.ds;
+  }
+
+  /** The phase the table shows: bidding, playing, over; null before a game. */
+  get phase() {
+    return this.ds ? this.ds.phase : null;
+  }
+
+  /** The events the table shows so far (the round's log reads them: nothing not yet seen). */
+  shownEvents() {
+    return this.events.slice(0, this.shown);
+  }
+
+  /** Nothing in flight: no request, no events being revealed. */
+  get idle() {
+    return !this.busy && !this.animating;
+  }
+
+  /** Draw the hand anew at the next render (its cards' names change with the language). */
+  redrawHand() {
+    this.handKey = '';
+  }
+
+  /** All the round's events (for the replay and the review, once the round is over). */
+  roundEvents() {
+    return [...this.events];
+  }
+
   get obs() {
     return this.view.observation;
   }
@@ -455,6 +485,27 @@ export class Game {
       picked.push(pool.splice(at, 1)[0]);
     }
     return picked;
+  }
+
+  /**
+   * Smart selection of a drag across `ids`: the longest of the server's legal
+   * plays made of one card of each rank crossed, three cards or more (so a
+   * straight: a single has one rank, a rocket two); among equals the lowest.
+   * The cards are the ones crossed. Null when none, or when off.
+   */
+  smartRun(ids) {
+    if (setting('smartSelect') === false || !this.myTurn() || this.ds.phase !== 'playing') return null;
+    const crossed = new Map(); // rank -> the first card of it crossed
+    for (const id of ids) if (!crossed.has(rankOf(id))) crossed.set(rankOf(id), id);
+    let best = null;
+    for (const action of this.obs.legal_actions) {
+      if (!action.startsWith('play ')) continue;
+      const ranks = ranksOfNotation(action.slice(5));
+      if (ranks.length < 3 || new Set(ranks).size !== ranks.length || !ranks.every((r) => crossed.has(r))) continue;
+      const better = !best || ranks.length > best.length || (ranks.length === best.length && Math.min(...ranks) < Math.min(...best));
+      if (better) best = ranks;
+    }
+    return best && best.map((r) => crossed.get(r));
   }
 
   cycleSort() {

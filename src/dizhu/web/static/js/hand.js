@@ -19,12 +19,14 @@ const RESERVE = 20; // the hand's height is kept for this many cards (a landlord
 export class HandView {
   /**
    * onChange(selection) after every change; smart(id) may answer a tap on one
-   * card (nothing else picked) with the ids to pick instead, or null.
+   * card (nothing else picked) with the ids to pick instead, or null;
+   * run(ids) likewise a drag that picked the cards `ids` (nothing else picked).
    */
-  constructor(el, { onChange = () => {}, smart = () => null } = {}) {
+  constructor(el, { onChange = () => {}, smart = () => null, run = () => null } = {}) {
     this.el = el;
     this.onChange = onChange;
     this.smart = smart;
+    this.run = run;
     this.ids = [];
     this.selected = new Set();
     this.cursor = 0;
@@ -209,21 +211,44 @@ export class HandView {
     if (!this.drag || e.pointerId !== this.drag.pointer) return;
     const card = this.cardAt(e.clientX, e.clientY);
     if (!card) return;
+    // A quick swipe skips cards between two pointer events: the cards of the
+    // same row in between were crossed too.
+    const from = this.cursor;
+    const to = Number(card.dataset.index);
+    if (from === to) return;
+    const cards = this.el.children;
+    const step = to > from ? 1 : -1;
+    const sameRow = cards[from] && cards[from].style.top === card.style.top;
+    for (let i = sameRow ? from + step : to; i !== to + step; i += step) {
+      this.cursor = i;
+      this.paint(cards[i]);
+    }
+    this.cursor = to;
+    this.refresh();
+  }
+
+  /** The drag reaches `card`: it takes the drag's state, once. */
+  paint(card) {
     const id = Number(card.dataset.id);
     if (this.drag.seen.has(id)) return;
     this.drag.seen.add(id);
-    this.cursor = Number(card.dataset.index);
     this.toggle(id, this.drag.select);
   }
 
   pointerUp() {
     const drag = this.drag;
     this.drag = null;
+    if (!drag || !drag.select) return;
+    const only = [...this.selected].every((id) => drag.seen.has(id)); // nothing picked besides
     // A tap (not a drag) that picked one card: smart selection may widen it to a reply.
-    if (drag && drag.select && drag.seen.size === 1 && this.selected.size === 1) {
+    if (drag.seen.size === 1 && this.selected.size === 1) {
       const [id] = drag.seen;
       const pick = this.selected.has(id) ? this.smart(id) : null;
       if (pick && pick.length > 1) this.setSelection(pick);
+    } else if (drag.seen.size > 1 && only) {
+      // A drag across a run: the longest straight among the cards crossed.
+      const pick = this.run(this.ids.filter((id) => drag.seen.has(id)));
+      if (pick) this.setSelection(pick);
     }
   }
 

@@ -40,7 +40,8 @@ export function isLanguage(code) {
 // (immutable) prefix as the scripts.
 function load(code) {
   if (!cache.has(code)) {
-    cache.set(code, fetch(new URL(`../i18n/${code}.json`, import.meta.url)).then((response) => {
+    // High priority: the first screen waits for it, not for the table's modules still coming.
+    cache.set(code, fetch(new URL(`../i18n/${code}.json`, import.meta.url), { priority: 'high' }).then((response) => {
       if (!response.ok) throw new Error(`cannot load language ${code}`);
       return response.json();
     }).catch((err) => {
@@ -49,6 +50,11 @@ function load(code) {
     }));
   }
   return cache.get(code);
+}
+
+/** Start downloading a language's dictionary (setLanguage then finds it on its way). */
+export function prefetchLanguage(code) {
+  if (isLanguage(code)) load(code).catch(() => { /* setLanguage asks again and reports it */ });
 }
 
 /** Switch language: load its dictionary, relabel the page, tell listeners. */

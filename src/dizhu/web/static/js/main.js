@@ -4,7 +4,8 @@
 
 import { $, h, replace, choices } from './dom.js';
 import { GameApi, ApiError } from './api.js';
-import { LANGUAGES, detectLanguage, setLanguage, language, onLanguageChange, t } from './i18n.js';
+import { LANGUAGES, setLanguage, language, onLanguageChange, t } from './i18n.js';
+import { playerLanguage } from './prefetch.js';
 import { savedGame, saveGame, forgetGame, savedPuzzles, setting, setSetting } from './storage.js';
 import { HandView } from './hand.js';
 import { Controls } from './controls.js';
@@ -231,19 +232,19 @@ async function showSettlement() {
   const dialog = $('settle-dialog');
   renderSettlement($('settle-body'), {
     view: game.view,
-    table: game.ds,
+    table: game.table,
     result,
     replayLevel,
     handlers: {
       replay: async () => {
         const shown = await theReplay();
         dialog.close();
-        shown.show(game.seating, game.events, backToResults);
+        shown.show(game.seating, game.roundEvents(), backToResults);
       },
       review: async () => {
         if (!review) review = new (await lazy.review()).ReviewPanel(await theReplay());
         dialog.close();
-        review.open({ api: game.api, seating: game.seating, events: game.events, number: game.view.round_number,
+        review.open({ api: game.api, seating: game.seating, events: game.roundEvents(), number: game.view.round_number,
                       onClose: backToResults });
       },
       close: () => dialog.close(),
@@ -379,7 +380,7 @@ async function showGuide(options = {}) {
 /** The tricks of this round at once, then the match's ledger once the server sends it. */
 async function openRoundLog() {
   const { renderRoundLog, matchRounds } = await import('./roundlog.js');
-  const draw = (ledger) => renderRoundLog($('log-body'), { table: game.ds, events: game.events.slice(0, game.shown), ledger });
+  const draw = (ledger) => renderRoundLog($('log-body'), { table: game.table, events: game.shownEvents(), ledger });
   draw(null);
   $('log-dialog').showModal();
   try {
@@ -419,7 +420,7 @@ function onKey(e) {
   if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
   // Enter or Space on a focused button presses that button, as usual.
   if (target.tagName === 'BUTTON' && (e.key === 'Enter' || e.key === ' ')) return;
-  const phase = game.ds ? game.ds.phase : null;
+  const phase = game.phase;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const act = (fn) => { e.preventDefault(); fn(); };
   if (phase === 'over') {
@@ -456,10 +457,11 @@ function drawLogo() {
 }
 
 async function boot() {
-  await setLanguage(setting('language') || detectLanguage());
+  await setLanguage(playerLanguage());
   fillLanguageSelects();
   drawLogo();
-  hand = new HandView($('hand'), { onChange: () => game.selectionChanged(), smart: (id) => game.smartReply(id) });
+  hand = new HandView($('hand'), { onChange: () => game.selectionChanged(), smart: (id) => game.smartReply(id),
+                                    run: (ids) => game.smartRun(ids) });
   controls = new Controls($('controls'), $('tools'), {
     play: () => game.play(),
     pass: () => game.pass(),
@@ -492,7 +494,7 @@ async function boot() {
     fillLanguageSelects();
     drawLogo();
     controls.relabel();
-    game.handKey = ''; // card names are spoken in the new language
+    game.redrawHand(); // card names are spoken in the new language
     game.render();
     if ($('rules-dialog').open) openRules();
     if ($('settle-dialog').open) showSettlement();
@@ -539,7 +541,7 @@ async function boot() {
   window.addEventListener('orientationchange', relayout);
   // Coming back to a tab that another tab may have moved on.
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible' && game.api && !game.busy && !game.animating) {
+    if (document.visibilityState === 'visible' && game.api && game.idle) {
       game.refresh().catch(() => {});
     }
   });

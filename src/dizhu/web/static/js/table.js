@@ -61,12 +61,13 @@ function seatPanel(ds, view, seat, thinking) {
     h('div', { class: 'who' },
       h('b', { class: 'name', text: name }),
       h('span', { class: 'level', text: levelName(level) })),
-    h('div', { class: 'tags' }, roleBadge(ds, seat), winsAt(ds, seat),
-      warn ? h('span', { class: 'alarm-tag', text: t(warn === 1 ? 'table.last_card' : 'table.last_two') }) : null),
+    h('div', { class: 'tags' }, roleBadge(ds, seat), winsAt(ds, seat)),
     h('div', { class: 'count' },
       cardBack('mini'), h('span', { class: 'n', 'aria-hidden': 'true', text: String(left) }),
       h('span', { class: 'sr-only', text: t('table.cards_left', { n: left }) })),
     h('div', { class: 'score', text: score }),
+    // Its own line across the panel: beside the card count it would not fit a narrow panel.
+    warn ? h('span', { class: 'alarm-tag', text: t(warn === 1 ? 'table.last_card' : 'table.last_two') }) : null,
     h('div', { class: 'thinking-dots', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')),
   );
   panel.setAttribute('aria-label', [name, levelName(level), t('table.cards_left', { n: left }),
