@@ -441,3 +441,51 @@ def test_the_frozen_super_hard_is_for_benchmarks_only():
     if frozen.exists():  # a source checkout: the copy imports the engine, never the live bots
         for path in frozen.glob("*.py"):
             assert not re.search(r"^\s*(from|import)\s+dizhu\.bots", path.read_text(encoding="utf-8"), re.M), path.name
+
+
+# ---- issue 11: how super-hard models the other seats (the ablation switches)
+
+
+def test_the_opponent_model_switches_change_the_search():
+    """Each switch of SearchConfig changes what the search sees: the reading off weighs every
+    world alike, a one-style prior reads every seat as that style; with both off the seats
+    play as intermediate in every world (as the frozen copy rolls them out)."""
+    from dizhu.bots.reading import Reading, read_world
+    from dizhu.bots.search import SearchConfig, evaluate, sample_world
+    from dizhu.bots.styles import STYLE_NAMES
+    from dizhu.bots.view import View
+
+    view = View.of(_blunder_position())
+    only = SearchConfig(prior={"intermediate": 1.0})
+    rng = random.Random(4)
+    for _ in range(20):
+        hands = sample_world(view, rng)
+        assert all(p[STYLE_NAMES.index("intermediate")] == 1.0
+                   for p in read_world(view, hands, rng, only.prior).styles.values())
+        plain = SearchConfig(prior={"intermediate": 1.0}, read=False).reading(view, hands, rng)
+        assert plain == Reading(1.0, plain.styles, 0) and set(plain.styles) == {1, 2}
+    weights = {SearchConfig().reading(view, sample_world(view, rng), rng).weight for _ in range(20)}
+    assert len(weights) > 1  # the reading on: worlds weigh differently
+    moves = [classify("R"), None, classify("J")]
+    by_config = [tuple(e.points for e in evaluate(view, random.Random(3), moves, budget=0.03, config=c))
+                 for c in (SearchConfig(), only, SearchConfig(read=False),
+                           SearchConfig(prior={"intermediate": 1.0}, read=False))]
+    assert len(set(by_config)) == 4
+    with pytest.raises(ValueError):
+        SearchConfig(prior={"nobody": 1.0})
+
+
+#: What super-hard ships with, as measured best (benchmarks/results/README.md, issue 11 ablation).
+SHIPPED_PRIOR = {"intermediate": 0.4, "normal": 0.15, "greedy": 0.15, "cautious": 0.15, "bombs": 0.15}
+SHIPPED_READ = True
+
+
+def test_super_hard_and_the_hint_search_with_the_shipped_model():
+    from dizhu.bots import players
+    from dizhu.bots.search import SUPER_HARD, SearchConfig, evaluate, ranked, search_move
+
+    assert create("super-hard").config is SUPER_HARD
+    for fn in (evaluate, ranked, search_move):
+        assert fn.__kwdefaults__["config"] is SUPER_HARD
+    assert players.decide_play.__defaults__[-1] is SUPER_HARD
+    assert SUPER_HARD == SearchConfig(prior=SHIPPED_PRIOR, read=SHIPPED_READ)
