@@ -30,7 +30,7 @@ from typing import Mapping
 from ..cards import NUM_RANKS
 from ..combos import classify
 from ..rules import trick_over
-from .bidding import CLASSIC_THRESHOLDS, win_chance
+from .bidding import CLASSIC_THRESHOLDS, wants_rob, win_chance
 from .policy import Ctx
 from .styles import PRIOR, STYLE_NAMES, STYLES
 from .view import View
@@ -145,17 +145,20 @@ def _bids_likelihood(view: View, held: list[list[int]]) -> float:
     Judged by the bidding model the bots bid with (:mod:`dizhu.bots.bidding`): a
     points bid of k is likely if the hand's chance as landlord reaches the k-th
     threshold, a pass if it stays below the next bid's; a duel call if the
-    chance is at least even, a pass on the call if it is not.  Robs are not read.
+    chance is at least even, a pass on the call if it is not; a rob if robbing
+    at one more card of handicap is worth it, a pass on a rob if it is not.
     """
     style = view.variant.bidding.name
     likelihood = 1.0
     highest = 0
     called = False
+    robs = 0
     for seat, action in view.bids:
         if seat == view.seat:
             if action.startswith("bid "):
                 highest = int(action[4:])
             called = called or action == "call"
+            robs += action == "rob"
             continue
         hand = held[seat]
         if seat == view.landlord:
@@ -167,8 +170,14 @@ def _bids_likelihood(view: View, held: list[list[int]]) -> float:
         elif action == "call":
             likelihood *= HIT if win_chance(hand, style) >= 0.5 else MISS
             called = True
-        elif action == "pass" and not called and style == "rob":
-            likelihood *= HIT if win_chance(hand, style) < 0.5 else MISS
+        elif action == "rob":
+            likelihood *= HIT if wants_rob(hand, robs) else MISS
+            robs += 1
+        elif action == "pass" and style == "rob":
+            if called:  # it let the caller (or the last robber) keep the landlord's seat
+                likelihood *= MISS if wants_rob(hand, robs) else HIT
+            else:
+                likelihood *= HIT if win_chance(hand, style) < 0.5 else MISS
         elif action == "pass" and style == "points" and highest < len(CLASSIC_THRESHOLDS):
             likelihood *= HIT if win_chance(hand, style) < CLASSIC_THRESHOLDS[highest] else MISS
     return likelihood

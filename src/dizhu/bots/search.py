@@ -74,6 +74,8 @@ class SearchConfig:
     #: Weigh worlds, and each seat's style, by the seats' recent plays and bids
     #: (:mod:`.reading`); off: uniform worlds, styles drawn from ``prior``.
     read: bool = True
+    #: Solve a world exactly when this few cards remain in all hands together.
+    exact_cards: int = EXACT_CARDS
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -265,7 +267,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     weights = 0.0
     worlds = 0
     me = view.seat
-    exact = sum(view.cards_left) <= EXACT_CARDS
+    exact = sum(view.cards_left) <= config.exact_cards
     while worlds < MIN_WORLDS or steps < steps_budget:
         if deadline is not None and time.monotonic() > deadline:
             break  # before the world's sampling and reading, which take time too
