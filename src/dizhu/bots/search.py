@@ -89,8 +89,10 @@ class SearchConfig:
         return Reading.neutral(view, self.prior)
 
 
-#: What super-hard plays with.
-SUPER_HARD = SearchConfig()
+#: What super-hard (and the hint) plays with: the style mixture, read.  At equal search work it
+#: ties the frozen 2026-12-01 search, which rolls every seat out as intermediate, and beats it
+#: against an opponent unlike intermediate (benchmarks/results/README.md, issue 11 ablation).
+SUPER_HARD = SearchConfig(prior=dict(PRIOR), read=True, exact_cards=EXACT_CARDS)
 
 
 @dataclass(frozen=True)
