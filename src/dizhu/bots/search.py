@@ -90,8 +90,8 @@ class SearchConfig:
 
 
 #: What super-hard (and the hint) plays with: the style mixture, read.  At equal search work it
-#: ties the frozen 2026-12-01 search, which rolls every seat out as intermediate, and beats it
-#: against an opponent unlike intermediate (benchmarks/results/README.md, issue 11 ablation).
+#: ties the frozen 2026-12-01 model (every seat rolled out as intermediate) against the frozen
+#: copy, and leads it against the RLCard rule agent (benchmarks/results/README.md, issue 11).
 SUPER_HARD = SearchConfig(prior=dict(PRIOR), read=True, exact_cards=EXACT_CARDS)
 
 
