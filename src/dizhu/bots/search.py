@@ -91,7 +91,8 @@ class SearchConfig:
 
 #: What super-hard (and the hint) plays with: the style mixture, read.  At equal search work it
 #: ties the frozen 2026-12-01 model (every seat rolled out as intermediate) against the frozen
-#: copy, and leads it against the RLCard rule agent (benchmarks/results/README.md, issue 11).
+#: copy, and is ahead of it, not significantly, against the RLCard rule agent (ADP +0.4 over 80
+#: deals); it costs about twice the CPU (benchmarks/results/README.md, issue 11 ablation).
 SUPER_HARD = SearchConfig(prior=dict(PRIOR), read=True, exact_cards=EXACT_CARDS)
 
 
