@@ -18,22 +18,30 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 
-from dizhu import Round  # noqa: E402
+from dizhu import Round, arena  # noqa: E402
 from dizhu.bots import create, hint  # noqa: E402
 from dizhu.moves import play_table  # noqa: E402
+from benchmarks.matchup import ABLATIONS, make_player  # noqa: E402
+
+#: Levels timed like super-hard: one searching seat among intermediate bots.
+SEARCHERS = ("super-hard", "frozen-super-hard", *ABLATIONS)
 
 
-def measure(level: str, variant: str, rounds: int, budget: float | None, clock=time.perf_counter) -> list[float]:
+def measure(level: str, variant: str, rounds: int, budget: float | None, clock=time.perf_counter,
+            steps: int | None = None) -> list[float]:
     times: list[float] = []
     for n in range(rounds):
         r = Round.deal(variant, seed=f"bench-{variant}-{n}")
         if level == "hint":  # the hint for seat 0, among intermediate bots
             bots = [create("intermediate", variant, seed=(n, s)) for s in range(r.players)]
             timed = {0}
-        elif level == "super-hard":
-            bots = [create("super-hard", variant, seed=n, budget=budget)] + [
+        elif level in SEARCHERS:
+            searcher = make_player(arena.make_player, steps)
+            bots = [searcher(level, variant, n, budget)] + [
                 create("intermediate", variant, seed=(n, s)) for s in range(1, r.players)
             ]
             timed = {0}
@@ -59,8 +67,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--variants", nargs="+", default=["classic", "duel"])
     parser.add_argument("--levels", nargs="+", default=["normal", "intermediate", "super-hard"],
-                        choices=["normal", "intermediate", "super-hard", "hint"])
+                        choices=["normal", "intermediate", "hint", *SEARCHERS])
     parser.add_argument("--budget", type=float, default=None, help="super-hard budget in seconds (default: the bot's)")
+    parser.add_argument("--steps", type=int, default=None,
+                        help="simulated decisions per search decision for every searcher (as matchup.py --steps)")
     parser.add_argument("--cpu", action="store_true",
                         help="time this process's CPU seconds (one core's work, steadier on a shared machine)")
     args = parser.parse_args()
@@ -68,12 +78,12 @@ def main() -> None:
     play_table()
     print(f"{args.rounds} seeded rounds per variant and level, one process, "
           f"{'CPU' if args.cpu else 'wall-clock'} seconds")
-    print(f"{'level':<14}{'variant':<9}{'decisions':>10}{'median':>12}{'p95':>12}{'max':>12}")
+    print(f"{'level':<20}{'variant':<9}{'decisions':>10}{'median':>12}{'p95':>12}{'max':>12}")
     for variant in args.variants:
         for level in args.levels:
-            t = sorted(measure(level, variant, args.rounds, args.budget, clock))
+            t = sorted(measure(level, variant, args.rounds, args.budget, clock, args.steps))
             p95 = t[min(len(t) - 1, int(0.95 * len(t)))]
-            print(f"{level:<14}{variant:<9}{len(t):>10}{statistics.median(t) * 1e3:>10.2f}ms"
+            print(f"{level:<20}{variant:<9}{len(t):>10}{statistics.median(t) * 1e3:>10.2f}ms"
                   f"{p95 * 1e3:>10.2f}ms{t[-1] * 1e3:>10.2f}ms", flush=True)
 
 

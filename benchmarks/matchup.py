@@ -3,11 +3,19 @@
     nice -n 10 python benchmarks/matchup.py --a super-hard --b frozen-super-hard --variant classic --deals 100
     nice -n 10 python benchmarks/matchup.py --a super-hard --b rlcard --deals 300
     nice -n 10 python benchmarks/matchup.py --a super-hard --b outsider --variant duel --deals 200
+    nice -n 10 python benchmarks/matchup.py --a super-hard-plain --b frozen-super-hard --steps 4400 --deals 40
 
 Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 
 - ``frozen-super-hard``: super-hard as of 2026-12-01 (benchmarks/frozen/superhard_2026_12_01);
 - ``rlcard``: DouZero's bundled RLCard rule agent (classic only; see benchmarks/vs_public.py);
+- ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``: the
+  super-hard search with each part of its opponent model on or off, to find what it is worth
+  (same budget and seeds; ``dizhu.bots.search.SearchConfig``): ``full`` reads every other seat
+  against the style mixture ``styles.PRIOR`` and weighs the worlds by it; ``nomix`` reads every
+  seat as intermediate only (worlds weighed, no style mixture); ``noread`` weighs every world
+  alike and draws styles from the prior; ``plain`` neither (every seat rolled out as
+  intermediate in uniform worlds, as the frozen copy does);
 - ``outsider``: a style that is deliberately *not* in the bots' opponent library, to check that
   super-hard is not tuned to the opponents it models: it leads the play of its legal actions
   with the most cards (lowest first among equals), answers an opponent with its *highest*
@@ -32,7 +40,14 @@ sys.path.insert(0, str(ROOT))
 from dizhu import arena  # noqa: E402
 from dizhu.combos import classify  # noqa: E402
 
-EXTRA = ("frozen-super-hard", "rlcard", "outsider")
+#: Benchmark-only super-hard variants: player name -> how it models the other seats.
+ABLATIONS = {
+    "super-hard-full": {},
+    "super-hard-nomix": {"prior": {"intermediate": 1.0}},
+    "super-hard-noread": {"read": False},
+    "super-hard-plain": {"prior": {"intermediate": 1.0}, "read": False},
+}
+EXTRA = ("frozen-super-hard", "rlcard", "outsider", *ABLATIONS)
 
 
 class Outsider:
@@ -61,18 +76,34 @@ class Outsider:
         return "pass"
 
 
-def make_player(original):
+def make_player(original, steps: int | None = None):
+    """Players by name; with ``steps``, every searching player gets that many simulated
+    decisions per decision (each converts it by its own steps-per-second), so a comparison
+    is at equal search work and cheaper than at the default budgets."""
+
     def make(name: str, variant: str, seed: Any, budget: float | None = None):
         if name == "frozen-super-hard":
-            from benchmarks.frozen.superhard_2026_12_01 import FrozenSuperHard
+            from benchmarks.frozen.superhard_2026_12_01 import FrozenSuperHard, search
 
+            if steps is not None:
+                budget = steps / search.STEPS_PER_SECOND
             return FrozenSuperHard(seed=repr(seed), budget=budget)
+        if steps is not None:
+            from dizhu.bots.search import STEPS_PER_SECOND
+
+            budget = steps / STEPS_PER_SECOND
         if name == "rlcard":
             from benchmarks.vs_public import RLCardPlayer
 
             return RLCardPlayer(seed)
         if name == "outsider":
             return Outsider(variant, seed)
+        if name in ABLATIONS:
+            from dizhu.bots import create
+            from dizhu.bots.search import SearchConfig
+
+            return create("super-hard", variant, seed=repr(seed), budget=budget,
+                          config=SearchConfig(**ABLATIONS[name]))
         return original(name, variant, seed, budget)
 
     return make
@@ -88,11 +119,15 @@ def main() -> None:
     parser.add_argument("--seed", default="1")
     parser.add_argument("--bidding", action="store_true")
     parser.add_argument("--budget", type=float, default=None)
+    parser.add_argument("--steps", type=int, default=None,
+                        help="simulated decisions per search decision for every searching player (overrides --budget)")
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--json", default=None, help="write the summary to this file")
+    parser.add_argument("--records", default=None,
+                        help="write every game's record (deal, seats, result) to this file, for paired comparisons")
     args = parser.parse_args()
     arena.PLAYERS = names  # read by run_arena's check
-    arena.make_player = make_player(arena.make_player)  # inherited by the forked workers
+    arena.make_player = make_player(arena.make_player, args.steps)  # inherited by the forked workers
     result = arena.run_arena(args.a, args.b, args.variant, deals=args.deals, seed=args.seed,
                              bidding=args.bidding, workers=args.workers, budget=args.budget,
                              progress=arena.progress_bar)
@@ -100,6 +135,8 @@ def main() -> None:
     print(arena.format_summary(summary))
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+    if args.records:
+        Path(args.records).write_text(json.dumps(result.records) + "\n")
 
 
 if __name__ == "__main__":

@@ -441,3 +441,100 @@ def test_the_frozen_super_hard_is_for_benchmarks_only():
     if frozen.exists():  # a source checkout: the copy imports the engine, never the live bots
         for path in frozen.glob("*.py"):
             assert not re.search(r"^\s*(from|import)\s+dizhu\.bots", path.read_text(encoding="utf-8"), re.M), path.name
+
+
+# ---- issue 11: how super-hard models the other seats (the ablation switches)
+
+
+def _endgame(low, high):
+    """A classic position, played by intermediate bots, with low..high cards in all hands and a choice."""
+    from dizhu.bots.view import View
+
+    for n in range(50):
+        r = Round.deal("classic", seed=f"endgame-{n}")
+        bots = [create("intermediate", seed=s) for s in range(3)]
+        while r.result is None:
+            obs = r.observation(r.to_act)
+            if r.phase == "playing" and low <= sum(obs["cards_left"]) <= high and len(obs["legal_actions"]) > 2:
+                return View.of(obs)
+            r.apply(r.to_act, bots[r.to_act].decide(obs))
+    raise AssertionError("no such position")
+
+
+def test_the_opponent_model_switches_change_the_search():
+    """Each switch of SearchConfig changes what the search sees: the reading off weighs every
+    world alike, a one-style prior reads every seat as that style; with both off the seats
+    play as intermediate in every world (as the frozen copy rolls them out)."""
+    from dizhu.bots.reading import Reading, read_world
+    from dizhu.bots.search import SearchConfig, evaluate, sample_world
+    from dizhu.bots.styles import STYLE_NAMES
+    from dizhu.bots.view import View
+
+    view = View.of(_blunder_position())
+    only = SearchConfig(prior={"intermediate": 1.0})
+    rng = random.Random(4)
+    for _ in range(20):
+        hands = sample_world(view, rng)
+        assert all(p[STYLE_NAMES.index("intermediate")] == 1.0
+                   for p in read_world(view, hands, rng, only.prior).styles.values())
+        plain = SearchConfig(prior={"intermediate": 1.0}, read=False).reading(view, hands, rng)
+        assert plain == Reading(1.0, plain.styles, 0) and set(plain.styles) == {1, 2}
+    weights = {SearchConfig().reading(view, sample_world(view, rng), rng).weight for _ in range(20)}
+    assert len(weights) > 1  # the reading on: worlds weigh differently
+    moves = [classify("R"), None, classify("J")]
+    by_config = [tuple(e.points for e in evaluate(view, random.Random(3), moves, budget=0.03, config=c))
+                 for c in (SearchConfig(), only, SearchConfig(read=False),
+                           SearchConfig(prior={"intermediate": 1.0}, read=False))]
+    assert len(set(by_config)) == 4
+    # the endgame's reach: solved exactly, the search stops at 40 worlds
+    end = _endgame(10, 12)
+    plain = {"prior": {"intermediate": 1.0}, "read": False}
+    far = evaluate(end, random.Random(3), None, budget=0.5, config=SearchConfig(**plain, exact_cards=12))
+    near = evaluate(end, random.Random(3), None, budget=0.5, config=SearchConfig(**plain))
+    assert far[0].worlds == 40 < near[0].worlds
+    with pytest.raises(ValueError):
+        SearchConfig(prior={"nobody": 1.0})
+
+
+#: What super-hard ships with, as measured best (benchmarks/results/README.md, issue 11 ablation).
+SHIPPED_PRIOR = {"intermediate": 0.4, "normal": 0.15, "greedy": 0.15, "cautious": 0.15, "bombs": 0.15}
+SHIPPED_READ = True
+
+
+def test_super_hard_and_the_hint_search_with_the_shipped_model():
+    from dizhu.bots import players
+    from dizhu.bots.search import SUPER_HARD, SearchConfig, evaluate, ranked, search_move
+
+    assert create("super-hard").config is SUPER_HARD
+    for fn in (evaluate, ranked, search_move):
+        assert fn.__kwdefaults__["config"] is SUPER_HARD
+    assert players.decide_play.__defaults__[-1] is SUPER_HARD
+    assert SUPER_HARD == SearchConfig(prior=SHIPPED_PRIOR, read=SHIPPED_READ)
+
+
+def test_reading_takes_a_rob_as_evidence_of_a_strong_hand():
+    """In duel, the opponent robbed the caller's landlord seat: a world where robbing was
+    worth it to its hand (the bots' own rob rule) explains that better than one where it was not."""
+    from dizhu.bots.bidding import wants_rob
+    from dizhu.bots.reading import HIT, MISS, read_world
+    from dizhu.bots.search import sample_world
+    from dizhu.bots.view import View
+
+    seen = set()
+    for n in range(10):
+        r = Round.deal("duel", seed=f"rob-{n}")
+        me = r.to_act
+        other = 1 - me
+        play(r, [f"{me}: call", f"{other}: rob", f"{me}: pass"])
+        assert r.phase == "playing" and r.landlord == other
+        view = View.of(r.observation(me))
+        rng = random.Random(n)
+        for _ in range(30):
+            hands = sample_world(view, rng)
+            dealt = [c - b for c, b in zip(hands[other], view.bottom)]
+            strong = wants_rob(dealt, 0)
+            assert read_world(view, hands, rng).weight == pytest.approx(HIT if strong else MISS)
+            seen.add(strong)
+        if seen == {True, False}:
+            return
+    raise AssertionError("the worlds never differed on the rob")

@@ -23,7 +23,7 @@ from .hands import plays_of
 from .policy import Decision
 from .view import View
 
-__all__ = ["decide_bid", "win_chance", "features", "FEATURES"]
+__all__ = ["decide_bid", "win_chance", "wants_rob", "features", "FEATURES"]
 
 TWO, BLACK, RED, ACE = Rank.TWO, Rank.BLACK_JOKER, Rank.RED_JOKER, Rank.ACE
 
@@ -90,15 +90,19 @@ def decide_bid(view: View, level: str, rng: random.Random) -> Decision:
         if p >= 0.5:
             return Decision("call", "bid_strong", params)
         return Decision("pass", "bid_weak", params)
-    # rob: landlord at robs+1 (twice the stake, one more card of handicap), or
-    # stay the farmer against a landlord at the current robs.
-    p_rob = win_chance(hand, style, robs + 1) + noise
-    as_landlord = 2 * (2 * p_rob - 1)
-    as_farmer = 1 - 2 * _typical_landlord_chance(robs)
     handicap = {"handicap": robs + 1}
-    if as_landlord > as_farmer:
+    if wants_rob(hand, robs, noise):
         return Decision("rob", "rob_strong", {**params, **handicap})
     return Decision("pass", "rob_weak", {**params, **handicap})
+
+
+def wants_rob(hand: list[int], robs: int, noise: float = 0.0) -> bool:
+    """Whether robbing after ``robs`` robs is worth it: landlord at robs+1 (twice the
+    stake, one more card of handicap) against staying the farmer of a landlord at ``robs``."""
+    p_rob = win_chance(hand, "rob", robs + 1) + noise
+    as_landlord = 2 * (2 * p_rob - 1)
+    as_farmer = 1 - 2 * _typical_landlord_chance(robs)
+    return as_landlord > as_farmer
 
 
 def _typical_landlord_chance(robs: int) -> float:

@@ -11,7 +11,7 @@ from ..variants import Variant, get_variant
 from .advice import cards_for, suggestions
 from .bidding import decide_bid
 from .policy import Ctx, Decision, intermediate_move, normal_move
-from .search import search_move
+from .search import SUPER_HARD, SearchConfig, search_move
 from .view import View
 
 __all__ = ["LEVELS", "BotPlayer", "create", "hint"]
@@ -38,10 +38,12 @@ class BotPlayer:
     machine's speed.  ``time_limit`` is a wall-clock cap on top, a safety net
     for a server that must answer in time on a loaded machine: when it cuts
     a search short, the decision does depend on the machine's load.
+    ``config`` is how super-hard models the other players (benchmarks ablate it).
     """
 
     def __init__(self, level: str, variant: "str | Variant" = "classic", seed: int | str | None = None,
-                 budget: float | None = None, time_limit: float | None = None) -> None:
+                 budget: float | None = None, time_limit: float | None = None,
+                 config: SearchConfig = SUPER_HARD) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
         self.level = level
@@ -49,6 +51,7 @@ class BotPlayer:
         self.seed = seed
         self.budget = budget
         self.time_limit = time_limit
+        self.config = config
 
     def view_to_decide(self, observation: dict[str, Any]) -> View:
         """The observation read for a decision; refuses one this bot cannot make."""
@@ -65,7 +68,7 @@ class BotPlayer:
         if view.phase == "bidding":
             return decide_bid(view, self.level, rng)
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
-        return decide_play(view, self.level, rng, budget=self.budget, deadline=deadline)
+        return decide_play(view, self.level, rng, budget=self.budget, deadline=deadline, config=self.config)
 
     def decide(self, observation: dict[str, Any]) -> str:
         return self.explain(observation).action
@@ -75,11 +78,11 @@ class BotPlayer:
 
 
 def decide_play(view: View, level: str, rng: random.Random, budget: float | None = None,
-                deadline: float | None = None) -> Decision:
+                deadline: float | None = None, config: SearchConfig = SUPER_HARD) -> Decision:
     """The play-phase decision of a bot at ``level`` (or the hint); ``deadline``
     (``time.monotonic()``) cuts a search short."""
     if level == "super-hard":
-        return search_move(view, rng, budget, deadline=deadline)
+        return search_move(view, rng, budget, deadline=deadline, config=config)
     ctx = Ctx.of(view)
     if level == "normal":
         combo, reason, params = normal_move(ctx, rng)
@@ -89,9 +92,10 @@ def decide_play(view: View, level: str, rng: random.Random, budget: float | None
 
 
 def create(level: str, variant: "str | Variant" = "classic", seed: int | str | None = None,
-           budget: float | None = None, time_limit: float | None = None) -> BotPlayer:
+           budget: float | None = None, time_limit: float | None = None,
+           config: SearchConfig = SUPER_HARD) -> BotPlayer:
     """A computer player at ``level`` ("normal", "intermediate" or "super-hard")."""
-    return BotPlayer(level, variant, seed, budget, time_limit)
+    return BotPlayer(level, variant, seed, budget, time_limit, config)
 
 
 def hint(observation: dict[str, Any], level: str = "super-hard", budget: float | None = None,

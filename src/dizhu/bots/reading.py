@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Mapping
 
 from ..cards import NUM_RANKS
 from ..combos import classify
 from ..rules import trick_over
-from .bidding import CLASSIC_THRESHOLDS, win_chance
+from .bidding import CLASSIC_THRESHOLDS, wants_rob, win_chance
 from .policy import Ctx
 from .styles import PRIOR, STYLE_NAMES, STYLES
 from .view import View
@@ -57,12 +58,29 @@ class Reading:
         """A style for ``seat`` drawn from its posterior in this world."""
         return rng.choices(STYLE_NAMES, weights=self.styles[seat])[0]
 
+    @classmethod
+    def neutral(cls, view: View, prior: Mapping[str, float] = PRIOR) -> "Reading":
+        """No reading: the world weighs 1 and every other seat plays by ``prior``.
 
-_PRIOR = tuple(PRIOR[name] for name in STYLE_NAMES)
+        >>> from dizhu import Round
+        >>> view = View.of(Round.deal("duel", seed=1).observation(0))
+        >>> Reading.neutral(view, {"greedy": 2.0}).styles[1][STYLE_NAMES.index("greedy")]
+        1.0
+        """
+        weights = _weights(prior)
+        return cls(1.0, {s: weights for s in range(view.players) if s != view.seat}, 0)
 
 
-def read_world(view: View, hands: list[list[int]], rng: random.Random) -> Reading:
-    """Replay the round in the world ``hands`` (every seat's cards now) and weigh it."""
+def _weights(prior: Mapping[str, float]) -> tuple[float, ...]:
+    """``prior`` as probabilities of STYLE_NAMES, in that order."""
+    total = sum(prior.values())
+    return tuple(prior.get(name, 0.0) / total for name in STYLE_NAMES)
+
+
+def read_world(view: View, hands: list[list[int]], rng: random.Random,
+               prior: Mapping[str, float] = PRIOR) -> Reading:
+    """Replay the round in the world ``hands`` (every seat's cards now) and weigh it,
+    each other seat read against the style mixture ``prior``."""
     players, landlord, me = view.players, view.landlord, view.seat
     deck = view.variant.deck_counts
     # each seat's hand when the play began: its cards now plus all it has played
@@ -81,6 +99,8 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random) -> Readin
             wanted[seat] = wanted.get(seat, 0) + 1
             read_at.add(i)
     likelihood = {s: [1.0] * len(STYLE_NAMES) for s in range(players) if s != me}
+    weights = _weights(prior)
+    asked = [k for k, w in enumerate(weights) if w > 0]  # a style the prior rules out is not asked
     played = [0] * NUM_RANKS
     left = [sum(h) for h in held]
     last = None
@@ -93,10 +113,10 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random) -> Readin
             ctx = Ctx(hand, seat, players, landlord, left[:], last, unseen, view.handicap)
             row = likelihood[seat]
             actual = None if combo is None else combo.key
-            for k, name in enumerate(STYLE_NAMES):
-                move = STYLES[name](ctx, rng)
+            for k in asked:
+                move = STYLES[STYLE_NAMES[k]](ctx, rng)
                 row[k] *= HIT if (None if move is None else move.key) == actual else MISS
-            cost += 3 * len(STYLE_NAMES) // 2  # a style evaluation is dearer than a rollout move
+            cost += 3 * len(asked) // 2  # a style evaluation is dearer than a rollout move
         if combo is None:
             passes += 1
             if trick_over(passes, players):
@@ -110,7 +130,7 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random) -> Readin
     weight = _bids_likelihood(view, held)
     styles: dict[int, tuple[float, ...]] = {}
     for seat, row in likelihood.items():
-        joint = [p * q for p, q in zip(_PRIOR, row)]
+        joint = [p * q for p, q in zip(weights, row)]
         total = sum(joint)
         # relative to a world where every style agreed with every decision
         weight *= total / (HIT ** wanted.get(seat, 0))
@@ -125,17 +145,20 @@ def _bids_likelihood(view: View, held: list[list[int]]) -> float:
     Judged by the bidding model the bots bid with (:mod:`dizhu.bots.bidding`): a
     points bid of k is likely if the hand's chance as landlord reaches the k-th
     threshold, a pass if it stays below the next bid's; a duel call if the
-    chance is at least even, a pass on the call if it is not.  Robs are not read.
+    chance is at least even, a pass on the call if it is not; a rob if robbing
+    at one more card of handicap is worth it, a pass on a rob if it is not.
     """
     style = view.variant.bidding.name
     likelihood = 1.0
     highest = 0
     called = False
+    robs = 0
     for seat, action in view.bids:
         if seat == view.seat:
             if action.startswith("bid "):
                 highest = int(action[4:])
             called = called or action == "call"
+            robs += action == "rob"
             continue
         hand = held[seat]
         if seat == view.landlord:
@@ -147,8 +170,14 @@ def _bids_likelihood(view: View, held: list[list[int]]) -> float:
         elif action == "call":
             likelihood *= HIT if win_chance(hand, style) >= 0.5 else MISS
             called = True
-        elif action == "pass" and not called and style == "rob":
-            likelihood *= HIT if win_chance(hand, style) < 0.5 else MISS
+        elif action == "rob":
+            likelihood *= HIT if wants_rob(hand, robs) else MISS
+            robs += 1
+        elif action == "pass" and style == "rob":
+            if called:  # it let the caller (or the last robber) keep the landlord's seat
+                likelihood *= MISS if wants_rob(hand, robs) else HIT
+            else:
+                likelihood *= HIT if win_chance(hand, style) < 0.5 else MISS
         elif action == "pass" and style == "points" and highest < len(CLASSIC_THRESHOLDS):
             likelihood *= HIT if win_chance(hand, style) < CLASSIC_THRESHOLDS[highest] else MISS
     return likelihood

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Mapping
 
 from ..cards import NUM_RANKS
 from ..combos import Combo
@@ -39,11 +39,12 @@ from ..moves import moves_from_counts
 from ..rules import has_won, next_seat, same_side, spring, trick_over
 from ..solve import Position, Solver
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
-from .reading import read_world
-from .styles import STYLES
+from .reading import Reading, read_world
+from .styles import PRIOR, STYLES
 from .view import View
 
-__all__ = ["search_move", "evaluate", "play_out", "ranked", "Estimate", "DEFAULT_BUDGET", "sample_world", "Sim"]
+__all__ = ["search_move", "evaluate", "play_out", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
+           "DEFAULT_BUDGET", "sample_world", "Sim"]
 
 #: Seconds of thinking per decision by default (one core).
 DEFAULT_BUDGET = 0.3
@@ -58,6 +59,41 @@ MAX_WORLDS = 200
 WORLD_COST = 25
 #: Solve a world exactly when this few cards remain in all hands together.
 EXACT_CARDS = 9
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How the search models the other players (what the benchmarks ablate).
+
+    >>> SearchConfig(prior={"intermediate": 1.0}, read=False).prior
+    {'intermediate': 1.0}
+    """
+
+    #: The style mixture each other seat is read against (style name -> weight).
+    prior: Mapping[str, float] = field(default_factory=lambda: dict(PRIOR))
+    #: Weigh worlds, and each seat's style, by the seats' recent plays and bids
+    #: (:mod:`.reading`); off: uniform worlds, styles drawn from ``prior``.
+    read: bool = True
+    #: Solve a world exactly when this few cards remain in all hands together.
+    exact_cards: int = EXACT_CARDS
+
+    def __post_init__(self) -> None:
+        unknown = set(self.prior) - set(STYLES)
+        if unknown or not any(w > 0 for w in self.prior.values()):
+            raise ValueError(f"a prior over known styles with some weight is needed, not {dict(self.prior)}")
+
+    def reading(self, view: View, hands: list[list[int]], rng: random.Random) -> Reading:
+        """The world's reading under this configuration."""
+        if self.read:
+            return read_world(view, hands, rng, self.prior)
+        return Reading.neutral(view, self.prior)
+
+
+#: What super-hard (and the hint) plays with: the style mixture, read.  At equal search work it
+#: ties the frozen 2026-12-01 model (every seat rolled out as intermediate) against the frozen
+#: copy, and is ahead of it, not significantly, against the RLCard rule agent (ADP +0.4 over 80
+#: deals); it costs about twice the CPU (benchmarks/results/README.md, issue 11 ablation).
+SUPER_HARD = SearchConfig(prior=dict(PRIOR), read=True, exact_cards=EXACT_CARDS)
 
 
 @dataclass(frozen=True)
@@ -212,7 +248,8 @@ def _candidates(ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
 
 
 def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" = None,
-             budget: float | None = None, deadline: float | None = None) -> list[Estimate]:
+             budget: float | None = None, deadline: float | None = None, *,
+             config: SearchConfig = SUPER_HARD) -> list[Estimate]:
     """What each of ``moves`` (None: pass) is worth to the seat of ``view``, in their order.
 
     ``moves`` defaults to the shortlist :func:`search_move` chooses from.  Every move
@@ -221,6 +258,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     of one core (``STEPS_PER_SECOND`` simulated decisions a second); ``deadline`` (a
     ``time.monotonic()`` value) stops after the last whole world before it, even
     below ``MIN_WORLDS`` — then the estimates may count no world at all (``worlds == 0``).
+    ``config`` says how the other seats are modelled.
     """
     if moves is None:
         moves = _candidates(Ctx.of(view))[0]
@@ -232,12 +270,12 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     weights = 0.0
     worlds = 0
     me = view.seat
-    exact = sum(view.cards_left) <= EXACT_CARDS
+    exact = sum(view.cards_left) <= config.exact_cards
     while worlds < MIN_WORLDS or steps < steps_budget:
         if deadline is not None and time.monotonic() > deadline:
             break  # before the world's sampling and reading, which take time too
         hands = sample_world(view, rng)
-        reading = read_world(view, hands, rng)
+        reading = config.reading(view, hands, rng)
         steps += WORLD_COST + reading.cost
         root = Sim(view, hands)
         seats = [_own if s == me else STYLES[reading.draw(s, rng)] for s in range(view.players)]
@@ -293,7 +331,8 @@ def _own(ctx: Ctx, rng: random.Random) -> Combo | None:
 
 
 def ranked(view: View, rng: random.Random, budget: float | None = None,
-           deadline: float | None = None) -> tuple[list[Estimate], Combo | None]:
+           deadline: float | None = None, *, config: SearchConfig = SUPER_HARD
+           ) -> tuple[list[Estimate], Combo | None]:
     """The shortlist's estimates, best first, and the rule policy's own choice.
 
     Ties go to the rule policy's choice, then to the shortlist's order.  With no
@@ -302,20 +341,20 @@ def ranked(view: View, rng: random.Random, budget: float | None = None,
     candidates, choice = _candidates(Ctx.of(view))
     if len(candidates) == 1:
         return [Estimate(candidates[0], 0.0, 0.0, 0)], choice
-    estimates = evaluate(view, rng, candidates, budget, deadline)
+    estimates = evaluate(view, rng, candidates, budget, deadline, config=config)
     order = sorted(range(len(candidates)),
                    key=lambda i: (-estimates[i].points, candidates[i] is not choice, i))
     return [estimates[i] for i in order], choice
 
 
 def search_move(view: View, rng: random.Random, budget: float | None = None,
-                deadline: float | None = None) -> Decision:
+                deadline: float | None = None, *, config: SearchConfig = SUPER_HARD) -> Decision:
     """The super-hard decision for a play-phase observation.
 
     If the deadline passes before one world is done, the rule policy's move is
     played (a server's pace must hold).
     """
-    estimates, choice = ranked(view, rng, budget, deadline)
+    estimates, choice = ranked(view, rng, budget, deadline, config=config)
     best = estimates[0]
     if best.worlds == 0 or best.move is choice:
         # no search, or it agrees with the rule policy: keep the policy's (more specific) reason
