@@ -58,13 +58,14 @@ GRADES = ("good", "inaccuracy", "mistake", "blunder")
 GRADE_THRESHOLDS = {"inaccuracy": 0.25, "mistake": 0.75, "blunder": 1.5}
 #: The seed of a review when none is given.
 REVIEW_SEED = "review"
-#: Worlds at most for a bid (each world plays the auction and the whole round out).
+#: Worlds at most for a bid at the default budget (each world plays the auction and the whole
+#: round out); fewer in proportion for a smaller budget.
 MAX_BID_WORLDS = 64
 #: The second look at the move made and the best one, as a share of the budget.
 CONFIRM_SHARE = 0.5
 #: Decisions a round's review gives the whole budget each; a longer round's decisions share
 #: as much in all (so a long round costs what a typical one does).
-ROUND_DECISIONS = 8
+ROUND_DECISIONS = 7
 #: Candidates that get the whole budget: with fewer, each world costs fewer rollouts, so a
 #: share of the budget buys as many worlds per move as a full shortlist gets.
 FULL_SHORTLIST = 5
@@ -344,7 +345,9 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float) -> DecisionRe
     view = View.of(obs)
     bids = list(obs["legal_actions"])
     policy = decide_bid(view, "intermediate", rng)
-    figures, worlds = _evaluate_bids(obs, view, rng, bids, budget)
+    # the deals' cap shrinks with a budget below the default (a long round's share of it)
+    most = max(MIN_WORLDS, round(MAX_BID_WORLDS * min(1.0, budget / DEFAULT_BUDGET)))
+    figures, worlds = _evaluate_bids(obs, view, rng, bids, budget, most)
     face = []
     played = {}
     for bid in bids:
@@ -355,7 +358,7 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float) -> DecisionRe
     seen = worlds  # the deals behind the best figure
     if _second_look(figures, made, best):
         # fresh worlds for the two moves compared: the best of many noisy figures is flattered
-        again, seen = _evaluate_bids(obs, view, rng, [bids[made], bids[best]], _confirm(budget))
+        again, seen = _evaluate_bids(obs, view, rng, [bids[made], bids[best]], _confirm(budget), most)
         figures[made], figures[best] = again
         if figures[made].points >= figures[best].points:
             best = made  # the second look found the move made as good
@@ -367,8 +370,9 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float) -> DecisionRe
 
 
 def _evaluate_bids(obs: dict[str, Any], view: View, rng: random.Random, bids: Sequence[str],
-                   budget: float) -> tuple[list[Figure], int]:
-    """Each bid's figure over sampled deals (the same deals for every bid), and how many deals."""
+                   budget: float, most: int) -> tuple[list[Figure], int]:
+    """Each bid's figure over sampled deals (the same deals for every bid, ``most`` at
+    most), and how many deals."""
     steps_budget = budget * STEPS_PER_SECOND
     totals = [0.0] * len(bids)
     wins = [0] * len(bids)
@@ -382,7 +386,7 @@ def _evaluate_bids(obs: dict[str, Any], view: View, rng: random.Random, bids: Se
             wins[i] += points > 0
             steps += used
         worlds += 1
-        if worlds >= MAX_BID_WORLDS:
+        if worlds >= most:
             break
     return [Figure(b, totals[i] / worlds, wins[i] / worlds) for i, b in enumerate(bids)], worlds
 
