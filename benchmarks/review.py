@@ -15,6 +15,7 @@ and the decisions reviewed per round.  The target is 5 s for a typical round.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -49,6 +50,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=None)
     args = parser.parse_args()
     play_table()  # the move tables are built once per process, not per review
+    load_before = os.getloadavg()[0]
     wall: list[float] = []
     cpu: list[float] = []
     decisions: list[int] = []
@@ -60,7 +62,8 @@ def main() -> None:
         cpu.append(time.process_time() - c)
         decisions.append(len(result.decisions))
     print(f"{args.variant}, {args.rounds} rounds, budget {args.budget or 'default'}: "
-          f"{statistics.mean(decisions):.1f} decisions a round reviewed")
+          f"{statistics.mean(decisions):.1f} decisions a round reviewed "
+          f"(load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end)")
     for name, values in (("wall", wall), ("cpu", cpu)):
         print(f"  {name}: median {statistics.median(values):.2f} s, p95 {percentile(values, 0.95):.2f} s, "
               f"max {max(values):.2f} s")

@@ -128,3 +128,18 @@ def test_the_arena_review_says_where_a_level_loses():
     assert summary["worst"][0]["loss"] == max(d["loss"] for d in decisions)
     assert "review of A" in format_summary(result.summary())
     assert "review" not in run_arena("normal", "random", deals=1, workers=1).summary()
+
+
+def test_a_long_rounds_decisions_share_its_budget():
+    from dizhu.analysis import ROUND_DECISIONS
+
+    r = finish(Round.deal("classic", seed="review-bids"))
+    found = moments(r, 0)
+    assert all(m.of == len(found) for m in found)
+    bid = next(m for m in found if m.observation["phase"] == "bidding")
+    play = next(m for m in found if m.observation["phase"] == "playing" and len(m.observation["legal_actions"]) > 6)
+    for moment in (bid, play):
+        alone = review_moment(replace(moment, of=ROUND_DECISIONS), budget=0.1)
+        shared = review_moment(replace(moment, of=3 * ROUND_DECISIONS), budget=0.1)
+        assert shared.worlds < alone.worlds, moment.observation["phase"]
+        assert review_moment(replace(moment, of=1), budget=0.1) == alone  # a short round: the whole budget

@@ -58,10 +58,17 @@ GRADES = ("good", "inaccuracy", "mistake", "blunder")
 GRADE_THRESHOLDS = {"inaccuracy": 0.25, "mistake": 0.75, "blunder": 1.5}
 #: The seed of a review when none is given.
 REVIEW_SEED = "review"
-#: Worlds at most for a bid (each world plays the auction and the whole round out).
+#: Worlds at most for a bid at the default budget (each world plays the auction and the whole
+#: round out); fewer in proportion for a smaller budget.
 MAX_BID_WORLDS = 64
 #: The second look at the move made and the best one, as a share of the budget.
 CONFIRM_SHARE = 0.5
+#: Decisions a round's review gives the whole budget each; a longer round's decisions share
+#: as much in all (so a long round costs what a typical one does).
+ROUND_DECISIONS = 7
+#: Candidates that get the whole budget: with fewer, each world costs fewer rollouts, so a
+#: share of the budget buys as many worlds per move as a full shortlist gets.
+FULL_SHORTLIST = 5
 #: What one simulated bidding decision costs, in simulated decisions (a hand is split).
 BID_COST = 25
 
@@ -213,6 +220,8 @@ class Moment:
     hands: tuple[tuple[int, ...], ...]
     bottom: tuple[int, ...]
     undealt: tuple[int, ...]
+    #: Decisions in the review this moment is one of (they share the round's budget).
+    of: int = 1
 
 
 def moments(round_: Round, seat: int) -> list[Moment]:
@@ -240,7 +249,7 @@ def moments(round_: Round, seat: int) -> list[Moment]:
         replay.apply(who, text if card_ids is None else _play_with(card_ids, replay))
         deal += any(e["type"] == "redeal" for e in replay.events[before:])
     kept = [m for d, m in found if d == deal]
-    return [replace(m, index=i) for i, m in enumerate(kept)]
+    return [replace(m, index=i, of=len(kept)) for i, m in enumerate(kept)]
 
 
 def replayed(deal_code: str, events: Sequence[dict[str, Any]]) -> Round:
@@ -278,14 +287,19 @@ def _share(seat: int, landlord: int, players: int) -> int:
 
 
 def review_moment(moment: Moment, budget: float | None = None, seed: str = REVIEW_SEED) -> DecisionReview:
-    """Judge one decision (see the module's docstring)."""
+    """Judge one decision (see the module's docstring).
+
+    ``budget`` is per decision; a round of more than :data:`ROUND_DECISIONS`
+    shares that many decisions' budget between its decisions.
+    """
     rng = random.Random(f"{seed}:{moment.event}")
+    budget = (DEFAULT_BUDGET if budget is None else budget) * min(1.0, ROUND_DECISIONS / moment.of)
     if moment.observation["phase"] == "bidding":
         return _review_bid(moment, rng, budget)
     return _review_play(moment, rng, budget)
 
 
-def _review_play(moment: Moment, rng: random.Random, budget: float | None) -> DecisionReview:
+def _review_play(moment: Moment, rng: random.Random, budget: float) -> DecisionReview:
     obs = moment.observation
     view = View.of(obs)
     ctx = Ctx.of(view)
@@ -297,7 +311,7 @@ def _review_play(moment: Moment, rng: random.Random, budget: float | None) -> De
         candidates.append(made)
         keys.append(made_key)
     unit = _stake(obs) * _share(view.seat, view.landlord, view.players)
-    estimates = evaluate(view, rng, candidates, budget)
+    estimates = evaluate(view, rng, candidates, budget * min(1.0, len(candidates) / FULL_SHORTLIST))
     figures = [Figure(_action(m), e.points * unit, e.win_chance) for m, e in zip(candidates, estimates)]
     # the true world of that moment, for the face-up figures
     truth = Sim(view, [list(h) for h in moment.hands])
@@ -310,7 +324,7 @@ def _review_play(moment: Moment, rng: random.Random, budget: float | None) -> De
     choice_key = None if choice is None else choice.key
     best = _best(figures, keys.index(choice_key))
     made_index = keys.index(made_key)
-    if best != made_index:
+    if _second_look(figures, made_index, best):
         # fresh worlds for the two moves compared: the best of many noisy figures is flattered
         again = evaluate(view, rng, [made, candidates[best]], _confirm(budget))
         figures[made_index] = Figure(figures[made_index].action, again[0].points * unit, again[0].win_chance)
@@ -326,12 +340,14 @@ def _review_play(moment: Moment, rng: random.Random, budget: float | None) -> De
     return _judged(moment, figures, face, made_index, best, reason, estimates[0].worlds)
 
 
-def _review_bid(moment: Moment, rng: random.Random, budget: float | None) -> DecisionReview:
+def _review_bid(moment: Moment, rng: random.Random, budget: float) -> DecisionReview:
     obs = moment.observation
     view = View.of(obs)
     bids = list(obs["legal_actions"])
     policy = decide_bid(view, "intermediate", rng)
-    figures, worlds = _evaluate_bids(obs, view, rng, bids, budget)
+    # the deals' cap shrinks with a budget below the default (a long round's share of it)
+    most = max(MIN_WORLDS, round(MAX_BID_WORLDS * min(1.0, budget / DEFAULT_BUDGET)))
+    figures, worlds = _evaluate_bids(obs, view, rng, bids, budget, most)
     face = []
     played = {}
     for bid in bids:
@@ -340,9 +356,9 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float | None) -> Dec
     best = _best(figures, bids.index(policy.action))
     made = bids.index(moment.action)
     seen = worlds  # the deals behind the best figure
-    if best != made:
+    if _second_look(figures, made, best):
         # fresh worlds for the two moves compared: the best of many noisy figures is flattered
-        again, seen = _evaluate_bids(obs, view, rng, [bids[made], bids[best]], _confirm(budget))
+        again, seen = _evaluate_bids(obs, view, rng, [bids[made], bids[best]], _confirm(budget), most)
         figures[made], figures[best] = again
         if figures[made].points >= figures[best].points:
             best = made  # the second look found the move made as good
@@ -354,9 +370,10 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float | None) -> Dec
 
 
 def _evaluate_bids(obs: dict[str, Any], view: View, rng: random.Random, bids: Sequence[str],
-                   budget: float | None) -> tuple[list[Figure], int]:
-    """Each bid's figure over sampled deals (the same deals for every bid), and how many deals."""
-    steps_budget = (DEFAULT_BUDGET if budget is None else budget) * STEPS_PER_SECOND
+                   budget: float, most: int) -> tuple[list[Figure], int]:
+    """Each bid's figure over sampled deals (the same deals for every bid, ``most`` at
+    most), and how many deals."""
+    steps_budget = budget * STEPS_PER_SECOND
     totals = [0.0] * len(bids)
     wins = [0] * len(bids)
     worlds = steps = 0
@@ -369,7 +386,7 @@ def _evaluate_bids(obs: dict[str, Any], view: View, rng: random.Random, bids: Se
             wins[i] += points > 0
             steps += used
         worlds += 1
-        if worlds >= MAX_BID_WORLDS:
+        if worlds >= most:
             break
     return [Figure(b, totals[i] / worlds, wins[i] / worlds) for i, b in enumerate(bids)], worlds
 
@@ -438,9 +455,16 @@ def _bid_out(obs: dict[str, Any], hands: Sequence[Sequence[int]], bottom: Sequen
 # ---- shared by bids and plays
 
 
-def _confirm(budget: float | None) -> float:
+def _confirm(budget: float) -> float:
     """The budget of the second look at the move made and the best one."""
-    return CONFIRM_SHARE * (DEFAULT_BUDGET if budget is None else budget)
+    return CONFIRM_SHARE * budget
+
+
+def _second_look(figures: Sequence[Figure], made: int, best: int) -> bool:
+    """Whether the move made and the best one need fresh worlds: only when the first look
+    grades the move made below good (its loss, flattered by the best's luck, is an upper
+    estimate: a move it clears needs no second look)."""
+    return figures[best].points - figures[made].points >= GRADE_THRESHOLDS["inaccuracy"]
 
 
 def _action(move: Combo | None) -> str:

@@ -8,7 +8,7 @@ from dizhu.moves import moves_from_counts
 from dizhu.puzzles import load
 from dizhu.puzzles.grade import action_text
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
 
 SIZES = {"desktop": DESKTOP, "phone": PHONE_PORTRAIT}
 
@@ -92,3 +92,38 @@ def test_a_losing_move_fails_the_puzzle_and_shows_the_refutation(make_table, siz
     table.shot(f"puzzle-failed-{size}")
     table.page.click("#pz-retry")
     table.wait(f"body[data-puzzle='{puzzle.id}:playing:0']")
+
+
+PHONE_390 = {"width": 390, "height": 844}
+
+
+def test_an_illegal_play_is_explained_with_the_engines_reason(make_table):
+    # classic-004: the player holds JKK22 and must answer QQ; a lone J is the wrong kind
+    puzzle = next(p for p in load("classic") if p.id == "classic-004")
+    table = make_table(PHONE_390).open()
+    open_puzzle(table, puzzle)
+    counts = [0] * len(puzzle.position.hands[puzzle.seat])
+    counts[8] = 1  # the J (ranks from 3: 3=0 ... J=8)
+    select(table, counts)
+    table.page.click("#pz-play")
+    table.wait("#pz-status:has-text('cannot answer')")
+    said = table.text("#pz-status")
+    # the table's sentence for the engine's wrong_kind, with the trick's play in it
+    english = translations("en")["reason.wrong_kind"]
+    assert english.split("{play}")[1].split("{previous}")[0].strip() in said and "QQ" in said.replace(" ", "")
+    assert table.page.get_attribute("body", "data-puzzle") == f"{puzzle.id}:playing:0"  # nothing was played
+    table.shot("puzzle-illegal-phone-390")
+
+
+def test_the_seat_headers_card_count_stays_on_one_line_on_a_phone(make_table):
+    puzzle = farmer_with_partner()  # the partner's header is the longest: "Your partner (computer, exact solver)"
+    table = make_table(PHONE_390).open()
+    open_puzzle(table, puzzle)
+    table.shot("puzzle-start-phone-390")
+    for seat in table.page.query_selector_all(".pz-seat"):
+        name = seat.query_selector(".pz-name b").bounding_box()
+        for count in seat.query_selector_all(".pz-name small"):
+            box = count.bounding_box()
+            line = float(count.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
+            assert box["height"] < line * 1.5, count.inner_text()  # "7 cards", not "7" over "cards"
+            assert box["y"] < name["y"] + name["height"], seat.inner_text()  # beside the name, not below it

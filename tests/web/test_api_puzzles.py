@@ -86,3 +86,30 @@ def test_bad_requests_are_refused_clearly(client):
     missing = next(c for c in others if c not in hand)
     r = client.post(f"/api/puzzles/{pid}/play", json={"moves": [f"play {missing}"]})
     assert r.status_code == 422 and r.json()["error"]["code"] in ("not_in_hand", "wrong_kind", "too_weak")
+
+
+def test_check_judges_an_action_with_the_engines_reason_without_taking_it(client):
+    # classic-004: the player (seat 2, the landlord) holds JKK22 and must answer QQ
+    pid = "classic-004"
+    start = client.get(f"/api/puzzles/{pid}").json()
+    assert start["hands"][start["seat"]] == "JKK22" and start["trick"]["last"][1] == "QQ"
+
+    def verdict(action, moves=()):
+        r = client.post(f"/api/puzzles/{pid}/check", json={"moves": list(moves), "action": action})
+        assert r.status_code == 200, r.json()
+        return r.json()
+
+    assert verdict("play KK") == {"legal": True, "error": None} and verdict("pass")["legal"]
+    wrong = verdict("play J")["error"]
+    assert wrong["code"] == "wrong_kind" and wrong["params"] == {"play": "J", "previous": "QQ", "kind": "pair", "size": 2}
+    assert "J cannot answer QQ" in wrong["message"]
+    # as the table's engine orders them: an answer too weak is refused as such, held or not
+    assert verdict("play JJ")["error"]["code"] == "too_weak"
+    assert verdict("play AA")["error"] == {"code": "not_in_hand", "message": "you do not hold AA",
+                                           "params": {"cards": "AA"}}
+    assert verdict("play 3Z")["error"]["code"] == "malformed_action"
+    # nothing was taken: the puzzle still stands at its start
+    assert client.post(f"/api/puzzles/{pid}/play", json={"moves": []}).json() == start
+    won = _winning_moves(pid, client)
+    over = client.post(f"/api/puzzles/{pid}/check", json={"moves": won["moves"], "action": "pass"})
+    assert over.status_code == 409 and over.json()["error"]["code"] == "puzzle_over"

@@ -172,6 +172,23 @@ def test_only_the_newest_rounds_are_kept(store):
     assert store.rounds_page(GAME, 2, 50) == (kept[1:], 3)
 
 
+def test_a_kept_round_is_found_by_its_number(store):
+    store.rounds_kept = 3
+    store.create(record())
+    store.create(record("b" * 22))
+    store.save(record(version=2), 1, rounds=[{"number": 1}, {"number": 2, "deal_code": "x"}, {"number": 4}])
+    store.save(replace(record(version=3), match_no=2), 2, rounds=[{"number": 5}, {"number": 12}])
+    store.save(record("b" * 22, version=2), 1, rounds=[{"number": 7}])
+    assert store.round_numbered(GAME, 12) == {"number": 12, "match": 2, "index": 5}
+    assert store.round_numbered(GAME, 4) == {"number": 4, "match": 1, "index": 3}
+    # no longer kept (rounds_kept), another game's, never played, or a number only as text
+    assert store.round_numbered(GAME, 2) is None and store.round_numbered(GAME, 7) is None
+    assert store.round_numbered(GAME, 3) is None and store.round_numbered("nope", 1) is None
+    assert store.round_numbered("b" * 22, 7) == {"number": 7, "match": 1, "index": 1}
+    store.save(record("b" * 22, version=3), 2, rounds=[{"number": "8"}])
+    assert store.round_numbered("b" * 22, 8) is None
+
+
 def test_reviews_are_kept_with_their_round_and_go_with_it(store):
     store.rounds_kept = 2
     store.create(record())

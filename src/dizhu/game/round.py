@@ -76,10 +76,29 @@ from .events import (
 )
 from .observation import Observation
 
-__all__ = ["Round", "Result", "FORMAT_VERSION"]
+__all__ = ["Round", "Result", "FORMAT_VERSION", "check_answer"]
 
 FORMAT_VERSION = 1
 BIDDING, PLAYING, OVER = "bidding", "playing", "over"
+
+
+def check_answer(combo: Combo, previous: Combo) -> None:
+    """Refuse ``combo`` as an answer to the trick's ``previous`` play unless it beats it,
+    with the engine's reason: too weak (the same kind, or a bomb), or the wrong kind.
+
+    >>> from dizhu.combos import classify
+    >>> check_answer(classify("55"), classify("44"))
+    >>> check_answer(classify("33"), classify("44"))
+    Traceback (most recent call last):
+    ...
+    dizhu.IllegalAction: 33 does not beat 44
+    """
+    if beats(combo, previous):
+        return
+    if combo.is_bomb or (combo.kind is previous.kind and combo.size == previous.size):
+        raise IllegalAction("too_weak", play=combo.text, previous=previous.text)
+    raise IllegalAction("wrong_kind", play=combo.text, previous=previous.text, kind=previous.kind.value,
+                        size=previous.size)
 
 
 class Round:
@@ -424,17 +443,8 @@ class Round:
         combo = action.combo
         # an Action built for another variant's deck reaches here unchecked
         self.variant.check_in_deck(combo.counts)
-        if last is not None and not beats(combo, last[1]):
-            previous = last[1]
-            if combo.is_bomb or (combo.kind is previous.kind and combo.size == previous.size):
-                raise IllegalAction("too_weak", play=combo.text, previous=previous.text)
-            raise IllegalAction(
-                "wrong_kind",
-                play=combo.text,
-                previous=previous.text,
-                kind=previous.kind.value,
-                size=previous.size,
-            )
+        if last is not None:
+            check_answer(combo, last[1])
         cards = self._pick_cards(seat, combo, action.cards)
         hand = self._hands[seat]
         for card in cards:

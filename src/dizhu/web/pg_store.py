@@ -30,7 +30,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from .ratelimit import take_one
-from .store import GameRecord, RequestEntry
+from .store import GameRecord, RequestEntry, round_page
 
 __all__ = ["PostgresStore", "AdvisoryClaims", "SharedCreationLimit", "open_pool", "prepare_schema",
            "SCHEMA_VERSION", "CLAIM_NAMESPACE", "hide_password"]
@@ -317,7 +317,7 @@ class PostgresStore:
             rows = conn.execute(
                 "SELECT seq, match_no, payload FROM rounds WHERE game_id = %s AND seq > %s ORDER BY seq LIMIT %s",
                 (game_id, offset, limit)).fetchall()
-        return _page(rows, max_bytes)
+        return round_page(rows, max_bytes)
 
     @_read_again_once
     def rounds_page(self, game_id: str, offset: int, limit: int,
@@ -331,7 +331,17 @@ class PostgresStore:
                 "                   ORDER BY seq LIMIT %s) AS p ON true ORDER BY p.seq",
                 (game_id, game_id, offset, limit)).fetchall()
         total = rows[0][0]
-        return _page([row[1:] for row in rows if row[3] is not None], max_bytes), total
+        return round_page([row[1:] for row in rows if row[3] is not None], max_bytes), total
+
+    @_read_again_once
+    def round_numbered(self, game_id: str, number: int) -> dict[str, Any] | None:
+        # As in the SQLite store: the game's kept rounds are searched in the database.
+        with self._conn() as conn:
+            row = conn.execute(
+                "SELECT seq, match_no, payload FROM rounds WHERE game_id = %s "
+                "AND payload::jsonb -> 'number' = to_jsonb(%s::integer) ORDER BY seq DESC LIMIT 1",
+                (game_id, number)).fetchone()
+        return None if row is None else round_page([row], None)[0]
 
     @_read_again_once
     def review(self, game_id: str, number: int, seat: int) -> str | None:
@@ -502,15 +512,3 @@ class SharedCreationLimit:
     async def wait(self, client: str) -> float:
         return await asyncio.to_thread(self.take, client)
 
-
-def _page(rows: Sequence[tuple[int, int, str]], max_bytes: int | None) -> list[dict[str, Any]]:
-    """Rounds from ``(seq, match_no, payload)`` rows, stopping before the stored text
-    passes ``max_bytes`` (one round at least), as the SQLite store does."""
-    page: list[dict[str, Any]] = []
-    size = 0
-    for seq, match_no, payload in rows:
-        size += len(payload)
-        if page and max_bytes is not None and size > max_bytes:
-            break
-        page.append({**json.loads(payload), "match": match_no, "index": seq})
-    return page

@@ -20,14 +20,15 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 from ..cards import format_counts
 from ..combos import Combo
-from ..errors import IllegalAction
+from ..errors import DizhuError, IllegalAction
 from ..game.actions import Action
+from ..game.round import check_answer
 from ..puzzles import Puzzle, get, load, VARIANTS
 from ..puzzles.grade import LEVELS, action_text
 from ..rules import same_side
 from ..solve import Position, Solver
-from .errors import ApiError
-from .schemas import ErrorBody
+from .errors import ApiError, engine_error
+from .schemas import ErrorBody, Verdict
 
 __all__ = ["add_puzzle_routes", "replay"]
 
@@ -46,6 +47,11 @@ class Moves(_Strict):
     moves: list[Annotated[StrictStr, Field(min_length=1, max_length=80)]] = Field(
         default_factory=list, max_length=MAX_MOVES,
         description="The player's own actions so far, oldest first (`\"play 33\"`, `\"pass\"`).")
+
+
+class MoveCheck(Moves):
+    action: Annotated[StrictStr, Field(min_length=1, max_length=80)] = Field(
+        description="The action to judge after the moves (`\"play 33\"`, `\"pass\"`).")
 
 
 class PuzzleListQuery(BaseModel):
@@ -132,7 +138,8 @@ def _checked(position: Position, text: str) -> Combo | None:
     """The player's action as a move, refused with the engine's reason when illegal.
 
     Legal means listed by the engine's move generator; the reason for a refusal is
-    chosen as :class:`dizhu.Round` chooses it (not held, too weak, wrong kind).
+    the engine's own, in :class:`dizhu.Round`'s order (the trick's answer first,
+    then the cards held).
     """
     action = Action.parse(text, position.variant.name)
     if action.kind not in ("play", "pass"):
@@ -142,14 +149,23 @@ def _checked(position: Position, text: str) -> Combo | None:
         return move
     if move is None:
         raise IllegalAction("must_lead")
-    hand = position.hands[position.to_act]
-    if any(n > held for n, held in zip(move.counts, hand)):
-        raise IllegalAction("not_in_hand", cards=move.text)
-    previous = position.last[1]  # type: ignore[index]  # a held play missing from moves() must be too weak
-    if move.is_bomb or (move.kind is previous.kind and move.size == previous.size):
-        raise IllegalAction("too_weak", play=move.text, previous=previous.text)
-    raise IllegalAction("wrong_kind", play=move.text, previous=previous.text, kind=previous.kind.value,
-                        size=previous.size)
+    if position.last is not None:
+        check_answer(move, position.last[1])
+    # it answers the trick (or leads it) and is still not a legal move: the cards are not held
+    raise IllegalAction("not_in_hand", cards=move.text)
+
+
+def _verdict(position: Position, text: str) -> dict[str, Any]:
+    """Whether the player's action would be taken now, and if not the engine's reason."""
+    try:
+        _checked(position, text)
+    except DizhuError as exc:
+        return {"legal": False, "error": engine_error(exc).body()["error"]}
+    return {"legal": True, "error": None}
+
+
+def _over(status: str) -> ApiError:
+    return ApiError(409, "puzzle_over", "the puzzle is over: no more moves are taken", puzzle_status=status)
 
 
 def _line(steps) -> list[list[Any]]:
@@ -196,8 +212,7 @@ def _replay(puzzle: Puzzle, moves: list[str], solver: Solver) -> tuple[dict[str,
                 break
         position = after
     if pending:
-        raise ApiError(409, "puzzle_over", "the puzzle is over: no more moves are taken",
-                       puzzle_status=status)
+        raise _over(status)
     partner = next((s for s in range(position.variant.players)
                     if s != seat and same_side(s, seat, position.landlord)), None)
     return {
@@ -273,12 +288,21 @@ def add_puzzle_routes(app: FastAPI) -> None:
         """Replay the player's moves (the last one new) and answer with the solver."""
         return replay(_puzzle(puzzle_id), body.moves)
 
+    @app.post("/api/puzzles/{puzzle_id}/check", tags=["puzzles"], response_model=Verdict, responses=errors)
+    def check(puzzle_id: PuzzleId, body: MoveCheck) -> dict[str, Any]:
+        """Judge ``action`` after the moves without taking it: the engine's verdict in a
+        200 answer (as a game's ``/check``), so the page explains a refusal in its words."""
+        state, verdict = _now(_puzzle(puzzle_id), body.moves, lambda solver, position: _verdict(position, body.action))
+        if state["status"] != "playing":
+            raise _over(state["status"])
+        return verdict
+
     @app.post("/api/puzzles/{puzzle_id}/hint", tags=["puzzles"], response_model=PuzzleHint, responses=errors)
     def hint(puzzle_id: PuzzleId, body: Moves) -> dict[str, Any]:
         """A winning move for the player now."""
         state, move = _now(_puzzle(puzzle_id), body.moves, lambda solver, position: solver.best_move(position)[0])
         if state["status"] != "playing":
-            raise ApiError(409, "puzzle_over", "the puzzle is over: no more moves are taken", puzzle_status=state["status"])
+            raise _over(state["status"])
         return {"action": action_text(move)}
 
     @app.post("/api/puzzles/{puzzle_id}/solution", tags=["puzzles"], response_model=PuzzleSolution, responses=errors)

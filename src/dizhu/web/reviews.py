@@ -88,10 +88,10 @@ class Reviews:
         # In place before the first wait: a request meanwhile for this review finds it.
         job = self._jobs[key] = _Job(0)
         try:
-            found = await self._find(game_id, number)
-            if found is None:
+            item = await self.store.round_numbered(game_id, number)
+            if item is None or not item.get("deal_code"):
                 raise _unknown_round(number)
-            index, item = found
+            index = item["index"]
             round_json, job.total = await asyncio.to_thread(_prepare, item)
         except BaseException:
             del self._jobs[key]
@@ -99,13 +99,6 @@ class Reviews:
             raise
         job.task = asyncio.create_task(self._run(key, job, index, round_json, client))
         return 202, _body("running", number, None, job)
-
-    async def _find(self, game_id: str, number: int) -> tuple[int, dict[str, Any]] | None:
-        """(index, stored round) of the finished round ``number``, newest first."""
-        for item in reversed(await self.store.rounds(game_id)):
-            if item.get("number") == number and item.get("deal_code"):
-                return item["index"], item
-        return None
 
     def _admit(self, client: str) -> None:
         """Take a place for a new review of ``client`` (:meth:`_release` gives it back),

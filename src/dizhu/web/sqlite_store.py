@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from .store import GameRecord, RequestEntry
+from .store import GameRecord, RequestEntry, round_page
 
 __all__ = ["SQLiteStore", "SCHEMA_VERSION"]
 
@@ -227,14 +227,7 @@ class SQLiteStore:
             "SELECT seq, match_no, payload FROM rounds WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
             (game_id, offset, -1 if limit is None else limit),
         )
-        page: list[dict[str, Any]] = []
-        size = 0
-        for seq, match_no, payload in rows:
-            size += len(payload)
-            if page and max_bytes is not None and size > max_bytes:
-                break
-            page.append({**json.loads(payload), "match": match_no, "index": seq})
-        return page
+        return round_page(rows, max_bytes)
 
     def rounds_page(self, game_id: str, offset: int, limit: int,
                     max_bytes: int | None = None) -> tuple[list[dict[str, Any]], int]:
@@ -242,6 +235,14 @@ class SQLiteStore:
             total = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM rounds WHERE game_id = ?",
                                      (game_id,)).fetchone()[0]
             return self.rounds(game_id, offset, limit, max_bytes), total
+
+    def round_numbered(self, game_id: str, number: int) -> dict[str, Any] | None:
+        # The number is inside the payload: the primary key narrows the search to the game's
+        # kept rounds (rounds_kept at most), the database reads their numbers, one row comes back.
+        row = self._db.execute(
+            "SELECT seq, match_no, payload FROM rounds WHERE game_id = ? AND json_extract(payload, '$.number') = ? "
+            "ORDER BY seq DESC LIMIT 1", (game_id, number)).fetchone()
+        return None if row is None else round_page([row], None)[0]
 
     def review(self, game_id: str, number: int, seat: int) -> str | None:
         row = self._db.execute("SELECT payload FROM reviews WHERE game_id = ? AND number = ? AND seat = ?",

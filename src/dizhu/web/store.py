@@ -12,14 +12,15 @@ overwriting, so two processes can never corrupt one game.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import queue
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, ContextManager, Protocol, Sequence
+from typing import Any, Callable, ContextManager, Iterable, Protocol, Sequence
 
-__all__ = ["GameRecord", "RequestEntry", "GameStore", "AsyncStore"]
+__all__ = ["GameRecord", "RequestEntry", "GameStore", "AsyncStore", "round_page"]
 
 log = logging.getLogger("dizhu.web.store")
 
@@ -108,6 +109,10 @@ class GameStore(Protocol):
                     max_bytes: int | None = None) -> tuple[list[dict[str, Any]], int]:
         """:meth:`rounds` and how many rounds have finished in all, kept or not (one read)."""
 
+    def round_numbered(self, game_id: str, number: int) -> dict[str, Any] | None:
+        """The kept finished round whose ``number`` (the game's count of rounds dealt) is
+        ``number``, as :meth:`rounds` gives it, or None: one row read, not the game's history."""
+
     def review(self, game_id: str, number: int, seat: int) -> str | None:
         """The stored review (JSON text) of round ``number`` for ``seat``, or None."""
 
@@ -130,6 +135,20 @@ class GameStore(Protocol):
 
     def close(self) -> None:
         """Release the storage."""
+
+
+def round_page(rows: Iterable[tuple[int, int, str]], max_bytes: int | None) -> list[dict[str, Any]]:
+    """Finished rounds from stored ``(seq, match_no, payload)`` rows, each with its
+    ``match`` and ``index``, stopping before the stored text passes ``max_bytes``
+    (one round at least)."""
+    page: list[dict[str, Any]] = []
+    size = 0
+    for seq, match_no, payload in rows:
+        size += len(payload)
+        if page and max_bytes is not None and size > max_bytes:
+            break
+        page.append({**json.loads(payload), "match": match_no, "index": seq})
+    return page
 
 
 _Job = tuple[str, tuple, dict, "asyncio.Future[Any]", asyncio.AbstractEventLoop]
@@ -251,6 +270,9 @@ class AsyncStore:
     async def rounds_page(self, game_id: str, offset: int, limit: int,
                           max_bytes: int | None = None) -> tuple[list[dict[str, Any]], int]:
         return await self._read_bulk("rounds_page", game_id, offset, limit, max_bytes)
+
+    async def round_numbered(self, game_id: str, number: int) -> dict[str, Any] | None:
+        return await self._read_bulk("round_numbered", game_id, number)
 
     async def review(self, game_id: str, number: int, seat: int) -> str | None:
         return await self._read_bulk("review", game_id, number, seat)

@@ -274,10 +274,20 @@ function status(parts) {
 }
 
 async function send(action) {
-  // The server lists the legal moves: a play not among them is explained without a refused request.
+  // The server lists the legal moves. A play not among them is judged by the engine
+  // (/check, a 200 answer: no refused request), and its reason shown as the table shows it.
   if (!state.legal_actions.includes(action)) {
-    status(t('puzzle.not_legal'));
-    return;
+    let verdict = null;
+    try {
+      verdict = await call('POST', `/api/puzzles/${state.id}/check`, { moves: state.moves, action });
+    } catch (error) {
+      status(reasonParts(error.code, error.params));
+      return;
+    }
+    if (!verdict.legal) {
+      status(reasonParts(verdict.error.code, verdict.error.params || {}));
+      return;
+    }
   }
   const moves = [...state.moves, action];
   try {
