@@ -14,7 +14,7 @@ and acts with a random legal action; after a round, "another round".
 The simulated clients lower their own CPU priority (--client-nice, default 5) once the server
 is up: real clients run on other machines, so their CPU is not the server's to lose.
 
---greedy N adds one greedy client (address 127.0.0.2) that keeps N super-hard games on
+--greedy N adds one greedy client (address 127.0.0.2, a process of its own) that keeps N super-hard games on
 auto-play at once for --greedy-seconds, retrying whenever it is told to wait (429).
 
 Reported: requests/s and errors (any non-2xx answer other than the greedy client's 429s, or
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import re
@@ -177,23 +178,52 @@ def _client(url: str, address: str, connections: int) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=url, transport=transport, timeout=60)
 
 
+async def run_greedy(url: str, games: int, seconds: float) -> Stats:
+    """The greedy client's games until ``seconds`` have passed."""
+    stats = Stats()
+    greedy = _client(url, "127.0.0.2", max(1, games))
+    try:
+        stop_at = time.perf_counter() + seconds
+        await asyncio.gather(*(greedy_game(n, greedy, stats, stop_at) for n in range(games)))
+    finally:
+        await greedy.aclose()
+    return stats
+
+
+def greedy_process(conn, url: str, games: int, seconds: float) -> None:
+    """The greedy client in a process of its own, as it would be on another machine: its
+    fifty games' answers must not delay the measuring of the players' (one event loop)."""
+    stats = asyncio.run(run_greedy(url, games, seconds))
+    conn.send((stats.greedy_games, stats.greedy_moves, stats.greedy_refused))
+    conn.close()
+
+
 async def run(args: argparse.Namespace, url: str) -> Stats:
     stats = Stats()
     clients = [_client(url, f"127.0.1.{n % 250 + 1}", 2) for n in range(args.players)]
-    greedy = _client(url, "127.0.0.2", max(1, args.greedy))
+    greedy = None
     try:
-        now = time.perf_counter()
-        stop_at = now + args.greedy_seconds
-        greedy_jobs = [greedy_game(n, greedy, stats, stop_at) for n in range(args.greedy)]
         if args.greedy:
+            context = multiprocessing.get_context("spawn")
+            receiver, sender = context.Pipe(duplex=False)
+            greedy = context.Process(target=greedy_process, args=(sender, url, args.greedy, args.greedy_seconds))
+            greedy.start()
+            sender.close()
             await asyncio.sleep(3.0)  # the greedy client fills the server first
-            now = time.perf_counter()
+        now = time.perf_counter()
         # Players arrive over the first second, as they would, not all in one instant.
         await asyncio.gather(*(player(n, clients[n], args, stats, now + n / max(1, args.players))
-                               for n in range(args.players)), *greedy_jobs)
+                               for n in range(args.players)))
+        if greedy is not None:
+            games, moves, refused = await asyncio.to_thread(receiver.recv)
+            stats.greedy_games, stats.greedy_moves, stats.greedy_refused = games, moves, refused
     finally:
-        for client in clients + [greedy]:
+        for client in clients:
             await client.aclose()
+        if greedy is not None:
+            greedy.join(10)
+            if greedy.is_alive():
+                greedy.kill()
     return stats
 
 

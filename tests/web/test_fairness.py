@@ -89,7 +89,7 @@ def test_a_greedy_client_is_told_to_wait_and_others_keep_their_pace(tmp_path, ca
         times, statuses, refused = asyncio.run(scenario())
     assert sorted(statuses) == [201, 201, 429, 429, 429, 429], statuses
     for answer in refused:
-        assert answer.json()["error"]["code"] == "too_busy" and answer.headers["retry-after"] == "1"
+        assert answer.json()["error"]["code"] == "too_busy" and answer.headers["retry-after"] in ("1", "2")
     assert max(times) < 0.5, times  # never behind the greedy client's searches
     assert "fallback move" not in caplog.text
 

@@ -169,9 +169,10 @@ class GameService:
         """One more request of ``client`` that may keep computers thinking, or 429 ``too_busy``."""
         limit = self.settings.client_thinking
         if limit > 0 and self._thinking[client] >= limit:
+            seconds = _spread(1)
             raise ApiError(429, "too_busy", f"this address already has {limit} games waiting for the "
-                           "computers: try again in a moment", headers={"Retry-After": "1"},
-                           limit=limit, retry_after=1)
+                           "computers: try again in a moment", headers={"Retry-After": str(seconds)},
+                           limit=limit, retry_after=seconds)
         self._thinking[client] += 1
         try:
             yield
@@ -691,7 +692,13 @@ def _busy() -> ApiError:
     return ApiError(429, "busy", "the game is still answering another request", headers={"Retry-After": "1"})
 
 
+def _spread(seconds: int) -> int:
+    """``seconds`` to wait, or up to twice as long: requests refused together (one client's many
+    games) come back spread out, not all in the same instant (the randomness tells nothing)."""
+    return seconds + secrets.randbelow(seconds + 1)
+
+
 def _limited(code: str, what: str, wait: float) -> ApiError:
-    seconds = max(1, math.ceil(wait))
+    seconds = _spread(max(1, math.ceil(wait))) if code == "too_much_thinking" else max(1, math.ceil(wait))
     return ApiError(429, code, f"{what}: try again in {seconds} s", headers={"Retry-After": str(seconds)},
                     retry_after=seconds)

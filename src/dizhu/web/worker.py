@@ -6,6 +6,7 @@ Each receives one seat's observation and nothing else.
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import threading
@@ -72,6 +73,8 @@ def serve(conn: Any, parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) 
     """
     init_worker(parent_pid, niceness)
     warm()
+    gc.collect()
+    gc.freeze()  # the move tables stay out of the cyclic collector's walks (see app.py)
     conn.send(("ready", os.getpid()))
     while True:
         try:
