@@ -65,7 +65,7 @@ MAX_BID_WORLDS = 64
 CONFIRM_SHARE = 0.5
 #: Decisions a round's review gives the whole budget each; a longer round's decisions share
 #: as much in all (so a long round costs what a typical one does).
-ROUND_DECISIONS = 7
+ROUND_DECISIONS = 6
 #: Candidates that get the whole budget: with fewer, each world costs fewer rollouts, so a
 #: share of the budget buys as many worlds per move as a full shortlist gets.
 FULL_SHORTLIST = 5

@@ -65,7 +65,7 @@ def test_a_puzzle_solved_by_following_the_hints(make_table, size):
         if n == 0:
             # progress survives a reload: the same position comes back
             table.reload()
-            table.wait(f"body[data-screen=puzzles][data-puzzle$=':1']")
+            table.wait("body[data-screen=puzzles][data-puzzle$=':1']")
     assert table.page.get_attribute("body", "data-puzzle").startswith(f"{puzzle.id}:solved:")
     assert table.page.is_visible("#pz-result.win") and table.page.is_visible("#pz-next")
     table.page.click("#pz-solution")

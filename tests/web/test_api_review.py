@@ -16,7 +16,7 @@ from dizhu.web.botpool import BotRunner
 from dizhu.web.errors import ApiError
 
 from . import botfuncs
-from .support import auth, new_game
+from .support import new_game
 
 BUDGET = 0.01
 
