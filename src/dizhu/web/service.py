@@ -433,7 +433,7 @@ class GameService:
         wait = self.bots.shares.wait(client)
         if wait > 0:
             raise _limited("too_much_thinking", "this address asked the computers for too much thinking lately",
-                           wait)
+                           wait, spread=True)
 
     async def rounds(self, game: GameKey, offset: int = 0, limit: int = ROUNDS_PAGE,
                      client: str = "", if_none_match: str | None = None) -> Reply:
@@ -698,7 +698,10 @@ def _spread(seconds: int) -> int:
     return seconds + secrets.randbelow(seconds + 1)
 
 
-def _limited(code: str, what: str, wait: float) -> ApiError:
-    seconds = _spread(max(1, math.ceil(wait))) if code == "too_much_thinking" else max(1, math.ceil(wait))
+def _limited(code: str, what: str, wait: float, *, spread: bool = False) -> ApiError:
+    """429 ``code``: try again in ``wait`` seconds (rounded up; ``spread``: see :func:`_spread`)."""
+    seconds = max(1, math.ceil(wait))
+    if spread:
+        seconds = _spread(seconds)
     return ApiError(429, code, f"{what}: try again in {seconds} s", headers={"Retry-After": str(seconds)},
                     retry_after=seconds)
