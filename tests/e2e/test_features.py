@@ -152,11 +152,18 @@ def test_hint_cycles_through_alternatives_and_degrades_to_one(make_table):
     page = table.page
     table.start("classic")
     table.to_my_play_turn()
+    # A farmer may first face a trick only a bomb beats: play on until three different plays are open.
+    for _ in range(30):
+        plays = legal_plays(page)
+        options = sorted({p for p in plays if len(p) == 6}, key=lambda p: NOTATION.index(p[5]))[:3]  # single cards
+        if len(options) < 3:
+            options = plays[:3]
+        if len(options) == 3:
+            break
+        with table.progressing():
+            table.play_turn()
+        assert table.wait_turn_or_over() == "playing", "the round ended before three plays were open"
     hand = table.hand_ids()
-    plays = legal_plays(page)
-    options = sorted({p for p in plays if len(p) == 6}, key=lambda p: NOTATION.index(p[5]))[:3]  # single cards
-    if len(options) < 3:
-        options = plays[:3]
     alternatives = [{"action": a, "cards": ids_for(hand, a[5:]), "reason": None} for a in options]
     asked = []
 
