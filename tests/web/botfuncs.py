@@ -9,21 +9,21 @@ import time
 from dizhu.web.worker import decide as real_decide
 
 
-def slow_decide(level, variant, seed, budget, observation, time_limit=None):
+def slow_decide(level, variant, seed, budget, observation, think_until=None):
     """Thinks (blocking its process) for a second, then decides like the real bot."""
     time.sleep(1.0)
     return real_decide(level, variant, seed, budget, observation)
 
 
-def failing_decide(level, variant, seed, budget, observation, time_limit=None):
+def failing_decide(level, variant, seed, budget, observation, think_until=None):
     raise RuntimeError("the bot is broken")
 
 
-def illegal_decide(level, variant, seed, budget, observation, time_limit=None):
+def illegal_decide(level, variant, seed, budget, observation, think_until=None):
     return "play 3333333"
 
 
-def dying_decide(level, variant, seed, budget, observation, time_limit=None):
+def dying_decide(level, variant, seed, budget, observation, think_until=None):
     os._exit(3)  # the worker process dies, as if killed
 
 
@@ -31,7 +31,7 @@ def failing_suggest(observation, level, budget):
     raise RuntimeError("the hint is broken")
 
 
-def slow_deep_decide(level, variant, seed, budget, observation, time_limit=None):
+def slow_deep_decide(level, variant, seed, budget, observation, think_until=None):
     """Super-hard thinks for a second (a stand-in for a long search); other levels as usual."""
     if level == "super-hard":
         time.sleep(1.0)
@@ -39,10 +39,10 @@ def slow_deep_decide(level, variant, seed, budget, observation, time_limit=None)
     return real_decide(level, variant, seed, budget, observation)
 
 
-def leaky_decide(level, variant, seed, budget, observation, time_limit=None):
+def leaky_decide(level, variant, seed, budget, observation, think_until=None):
     """A bot whose thinking time gives its cards away: it ponders only when it has a choice."""
     if len(observation["legal_actions"]) > 1:
-        time.sleep(0.12)
+        time.sleep(0.15)
     return real_decide("normal", variant, seed, budget, observation)
 
 
@@ -63,6 +63,18 @@ def failing_review_step(round_json, seat, index, budget):
     raise RuntimeError("the review is broken")
 
 
-def fast_deep_decide(level, variant, seed, budget, observation, time_limit=None):
+def fast_deep_decide(level, variant, seed, budget, observation, think_until=None):
     """Super-hard answers at once (as when it has one legal action)."""
+    return real_decide("normal", variant, seed, budget, observation)
+
+
+#: What each ``deadline_decide`` call had left to think when it started (threads only: workers=0).
+THINKING_LEFT: list[float] = []
+
+
+def deadline_decide(level, variant, seed, budget, observation, think_until=None):
+    """Notes the time left until ``think_until``, then thinks all of it (a search using its budget)."""
+    left = think_until - time.monotonic()
+    THINKING_LEFT.append(left)
+    time.sleep(max(0.0, left))
     return real_decide("normal", variant, seed, budget, observation)

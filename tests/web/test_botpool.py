@@ -115,3 +115,27 @@ def test_start_up_objects_are_kept_out_of_the_garbage_collectors_walks(settings)
 
     with TestClient(create_app(settings)):
         assert gc.get_freeze_count() > 50_000
+
+
+def test_the_wait_for_a_worker_counts_against_the_thinking_time():
+    """Two searches asked for at once share one deep worker: the second thinks only until the
+    instant set when it was asked, so on a busy server it still ends inside its pace."""
+    from dizhu.game import Round
+
+    round_ = Round.deal("classic", "pool-wait")
+    observation = round_.observation(round_.to_act)
+
+    async def scenario():
+        bots = BotRunner(0, None, 30.0, decide_fn=botfuncs.deadline_decide)
+        botfuncs.THINKING_LEFT.clear()
+        try:
+            answers = await asyncio.gather(*(bots.decide("super-hard", "classic", f"s{i}", observation,
+                                                         time_limit=0.3) for i in range(2)))
+        finally:
+            bots.close()
+        assert [fell_back for _, fell_back in answers] == [False, False]
+
+    asyncio.run(scenario())
+    first, second = botfuncs.THINKING_LEFT
+    assert 0.2 < first <= 0.3
+    assert second <= 0.0  # it waited the first one's 0.3 s in the queue: nothing left

@@ -382,13 +382,16 @@ class BotRunner:
     async def decide(self, level: str, variant: str, seed: str, observation: dict[str, Any],
                      client: str = "", time_limit: float | None = None) -> tuple[str, bool]:
         """The computer's action for ``observation``, and whether it is the fallback move.
-        ``time_limit`` caps the bot's thinking in wall-clock seconds; a search is charged
-        that cap, a public figure, against the client's share."""
-        if level in DEEP_LEVELS and time_limit is not None:
-            self.shares.charge(client, time_limit)
+        ``time_limit`` caps the bot's thinking in wall-clock seconds from now, the wait for a
+        worker included; a search is charged that cap, a public figure, against the client's share."""
+        think_until = None
+        if time_limit is not None:
+            think_until = time.monotonic() + time_limit
+            if level in DEEP_LEVELS:
+                self.shares.charge(client, time_limit)
         try:
             action = await self.lane(level).run(
-                client, self._decide_fn, (level, variant, seed, self.budget, observation, time_limit),
+                client, self._decide_fn, (level, variant, seed, self.budget, observation, think_until),
                 self.timeout)
             if not isinstance(action, str) or action not in observation["legal_actions"]:
                 raise ValueError("the bot chose an action that is not legal")

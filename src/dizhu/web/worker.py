@@ -89,9 +89,13 @@ def serve(conn: Any, parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) 
 
 
 def decide(level: str, variant: str, seed: str, budget: float | None, observation: dict[str, Any],
-           time_limit: float | None = None) -> str:
-    """The computer player's action text for this observation, thinking at most
-    ``time_limit`` seconds of wall clock (the server's pace must not be overrun)."""
+           think_until: float | None = None) -> str:
+    """The computer player's action text for this observation, thinking no later than
+    ``think_until`` (``time.monotonic()``, one clock for every process of the machine).
+
+    An instant rather than a duration: the job's wait in the queue counts against it, so
+    on a loaded server a search still ends inside the pace that hides its length."""
+    time_limit = None if think_until is None else max(0.0, think_until - time.monotonic())
     return create(level, variant, seed=seed, budget=budget, time_limit=time_limit).decide(observation)
 
 
