@@ -5,15 +5,15 @@
 The positions: every third play-phase decision with a choice in ``--rounds`` seeded rounds
 per variant, played by intermediate bots (bidding included).  A *pass* runs
 ``search.evaluate`` on every position, in the rounds' order, with ``--budget`` seconds of
-the kernel's own step count; it starts with every memo of that kernel empty (a process that
-has just started), and pass k seeds the search with k, the same for both kernels.  Passes
-alternate between the kernels — the frozen 2026-12-01 one (``benchmarks/frozen/
-kernel_2026_12_01``) and the live one (``dizhu.bots``) — so both see the same load.
+the kernel's own step count; it starts with every memo of both kernels empty (a process that
+has just started), and pass k seeds the search with k, the same for both kernels.  The two
+kernels — the frozen 2026-12-01 one (``benchmarks/frozen/kernel_2026_12_01``) and the live
+one (``dizhu.bots``) — take turns position by position, so both see the same load.
 
 A simulated decision is what the budget counts (``search.STEPS_PER_SECOND``): a rollout
 move, a style evaluation in the reading, a world's sampling.  They are counted exactly, by
 wrapping each kernel's ``play_out`` and reading, and divided by the CPU seconds of this
-process (``time.process_time``).  Prints each pass, then the medians and their ratio.
+process (``time.process_time``).  Prints each pass and its ratio, then the medians.
 """
 
 from __future__ import annotations
@@ -60,12 +60,12 @@ class Kernel:
 
     def __init__(self, name: str, package: str) -> None:
         self.name = name
-        mod = __import__(package, fromlist=["search", "hands", "policy", "view"])
+        mod = __import__(package, fromlist=["search", "hands", "policy", "reading", "styles", "view"])
         self.search: ModuleType = mod.search
         self.view = mod.view.View
-        self.memos = [mod.hands._best]
-        if hasattr(mod.policy.leads_from_split, "cache_clear"):
-            self.memos.append(mod.policy.leads_from_split)
+        # every functools memo of the kernel's modules
+        self.memos = list({id(f): f for m in (mod.hands, mod.policy, mod.reading, mod.styles)
+                           for f in vars(m).values() if callable(getattr(f, "cache_clear", None))}.values())
         self.replies = getattr(mod, "memo", None)
         self.steps = 0
         search, play_out, reading = self.search, self.search.play_out, self.search.SearchConfig.reading
@@ -90,14 +90,30 @@ class Kernel:
         if self.replies is not None:
             self.replies._MEMO.clear()
 
-    def run(self, observations: list[dict[str, Any]], budget: float, seed: int) -> tuple[int, float]:
-        """(simulated decisions, CPU seconds) for one pass over ``observations``."""
-        self.forget()
-        self.steps = 0
+    def decide(self, obs: dict[str, Any], budget: float, seed: str) -> tuple[int, float]:
+        """(simulated decisions, CPU seconds) of one search."""
+        before = self.steps
         start = time.process_time()
-        for i, obs in enumerate(observations):
-            self.search.evaluate(self.view.of(obs), random.Random(f"{seed}-{i}"), budget=budget)
-        return self.steps, time.process_time() - start
+        self.search.evaluate(self.view.of(obs), random.Random(seed), budget=budget)
+        return self.steps - before, time.process_time() - start
+
+
+def one_pass(kernels: list[Kernel], observations: list[dict[str, Any]], budget: float,
+             run: int) -> list[tuple[int, float]]:
+    """Each kernel's (simulated decisions, CPU seconds) over the positions, from empty memos.
+
+    The kernels take turns position by position (the first one alternating), so a
+    change in the machine's load falls on both alike."""
+    for kernel in kernels:
+        kernel.forget()
+    totals = [[0, 0.0] for _ in kernels]
+    for i, obs in enumerate(observations):
+        order = range(len(kernels)) if i % 2 == 0 else reversed(range(len(kernels)))
+        for k in order:
+            steps, cpu = kernels[k].decide(obs, budget, f"{run}-{i}")
+            totals[k][0] += steps
+            totals[k][1] += cpu
+    return [(steps, cpu) for steps, cpu in totals]
 
 
 def main() -> None:
@@ -114,14 +130,15 @@ def main() -> None:
     rates: dict[str, list[float]] = {k.name: [] for k in kernels}
     for run in range(args.runs):
         line = [f"pass {run + 1}:"]
-        for kernel in kernels:
-            steps, cpu = kernel.run(observations, args.budget, run)
+        for kernel, (steps, cpu) in zip(kernels, one_pass(kernels, observations, args.budget, run)):
             rates[kernel.name].append(steps / cpu)
             line.append(f"{kernel.name} {steps:>8,} steps {cpu:6.2f} s CPU {steps / cpu:>8,.0f}/s")
+        line.append(f"new/old {rates['new'][-1] / rates['old'][-1]:.2f}")
         print("  ".join(line), flush=True)
     old, new = (statistics.median(rates[k.name]) for k in kernels)
+    paired = statistics.median(n / o for n, o in zip(rates["new"], rates["old"]))
     print(f"median simulated decisions per CPU-second: old {old:,.0f}  new {new:,.0f}  new/old {new / old:.2f}"
-          f"  (load average {os.getloadavg()[0]:.2f})")
+          f"  (median of the passes' ratios {paired:.2f}; load average {os.getloadavg()[0]:.2f})")
 
 
 if __name__ == "__main__":

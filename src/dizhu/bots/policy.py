@@ -276,6 +276,17 @@ def _replies(ctx: Ctx) -> tuple[tuple[Combo, ...], tuple | None]:
     return moves, None
 
 
+@lru_cache(maxsize=100_000)
+def _reply_costs(hand: tuple[int, ...], prev: Combo) -> tuple[int, tuple, tuple[Combo, ...]]:
+    """(plays the hand needs, its ordinary replies to ``prev`` as (extra plays, main rank,
+    reply) cheapest first, its bombs): the same for every style and seat, so memoised."""
+    base = plays_of(hand)
+    moves = replies(hand, prev)
+    scored = sorted(((_plays_after(hand, m) - (base - 1), m.main, m) for m in moves if not m.is_bomb),
+                    key=lambda t: (t[0], t[1]))
+    return base, tuple(scored), tuple(m for m in moves if m.is_bomb)
+
+
 def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, dict[str, Any]]:
     hand = ctx.hand
     last_seat, prev = ctx.last
@@ -293,15 +304,11 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
                 if is_control(top, ctx) or top.main >= TWO:
                     return top, "stop_landlord", {"n": lord_need}
         return None, "partner_stand", {}
-    base = plays_of(hand)
+    base, scored, bombs = _reply_costs(hand, prev)
     danger_seat, danger = _danger(ctx)
     owner_need = ctx.need(last_seat)
-    ordinary = [m for m in moves if not m.is_bomb]
-    bombs = [m for m in moves if m.is_bomb]
     urgent = (owner_need <= style.urgent_need or danger <= style.urgent_need
               or (owner_need <= 4 and prev.size >= 4))
-    scored = sorted(((_plays_after(hand, m) - (base - 1), m.main, m) for m in ordinary),
-                    key=lambda t: (t[0], t[1]))
     who = "stop_landlord" if (ctx.partnered and last_seat == ctx.landlord) else "stop_opponent"
     if urgent:
         if scored:
