@@ -427,7 +427,7 @@ def test_the_bomb_happy_style_answers_at_two_extra_plays():
 
 
 def test_the_frozen_super_hard_is_for_benchmarks_only():
-    """benchmarks/frozen holds yesterday's super-hard as a yardstick: nothing in the package uses it."""
+    """benchmarks/frozen holds yesterday's super-hard and search kernel as yardsticks: nothing in the package uses them."""
     import re
     from pathlib import Path
 
@@ -437,10 +437,11 @@ def test_the_frozen_super_hard_is_for_benchmarks_only():
     importing = [p for p in package.rglob("*.py")
                  if re.search(r"^\s*(from|import)\s+benchmarks", p.read_text(encoding="utf-8"), re.M)]
     assert importing == []
-    frozen = package.parents[1] / "benchmarks" / "frozen" / "superhard_2026_12_01"
-    if frozen.exists():  # a source checkout: the copy imports the engine, never the live bots
-        for path in frozen.glob("*.py"):
-            assert not re.search(r"^\s*(from|import)\s+dizhu\.bots", path.read_text(encoding="utf-8"), re.M), path.name
+    for copy in ("superhard_2026_12_01", "kernel_2026_12_01"):
+        frozen = package.parents[1] / "benchmarks" / "frozen" / copy
+        if frozen.exists():  # a source checkout: the copy imports the engine, never the live bots
+            for path in frozen.glob("*.py"):
+                assert not re.search(r"^\s*(from|import)\s+dizhu\.bots", path.read_text(encoding="utf-8"), re.M), path
 
 
 # ---- issue 11: how super-hard models the other seats (the ablation switches)

@@ -19,7 +19,6 @@ __all__ = ["Split", "split_counts", "plays_of", "Group"]
 
 # plain ints: these index count tuples in the hot loop
 BLACK, RED, TWO = int(Rank.BLACK_JOKER), int(Rank.RED_JOKER), int(Rank.TWO)
-_CHAIN_MIN = {1: 5, 2: 3, 3: 2}
 
 
 @dataclass(frozen=True)

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import attrgetter
+from operator import sub as _minus
 from typing import Any
 
 from ..cards import RANK_SYMBOLS
 from ..combos import Combo, Kind
-from ..moves import moves_from_counts, play_table
+from ..moves import play_table
 from ..ranks import RANK_UNITS as _U
 from ..ranks import Rank
 from ..rules import cards_to_win, next_seat, same_side, trick_over
 from .hands import Group, plays_of, split_counts
+from .memo import replies
 from .view import View
 
 __all__ = ["Decision", "Ctx", "intermediate_move", "normal_move", "leads_from_split", "can_run_out", "is_control",
@@ -26,6 +30,7 @@ __all__ = ["Decision", "Ctx", "intermediate_move", "normal_move", "leads_from_sp
 
 # plain ints: they index count tuples in the simulations' hot loop
 TWO, BLACK, RED = int(Rank.TWO), int(Rank.BLACK_JOKER), int(Rank.RED_JOKER)
+_SIZE = attrgetter("size")
 
 
 @dataclass
@@ -37,7 +42,7 @@ class Decision:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Ctx:
     """One seat's knowledge in counts (used for real decisions and in simulations)."""
 
@@ -93,12 +98,12 @@ def _group_key(g: Group) -> int:
 
 def sub(hand: tuple[int, ...], combo: Combo) -> tuple[int, ...]:
     """The hand left after playing ``combo``."""
-    return tuple(h - n for h, n in zip(hand, combo.counts))
+    return tuple(map(_minus, hand, combo.counts))
 
 
 def _beatable(combo: Combo, counts: tuple[int, ...]) -> bool:
     """Whether cards ``counts`` (another player's possible holding) can beat ``combo``."""
-    return bool(moves_from_counts(counts, combo))
+    return bool(replies(counts, combo))
 
 
 def is_control(combo: Combo, ctx: Ctx) -> bool:
@@ -106,8 +111,10 @@ def is_control(combo: Combo, ctx: Ctx) -> bool:
     return not _beatable(combo, ctx.unseen)
 
 
-def leads_from_split(hand: tuple[int, ...]) -> list[Combo]:
-    """The split's groups as plays, trios and planes carrying the weakest kickers."""
+@lru_cache(maxsize=100_000)
+def leads_from_split(hand: tuple[int, ...]) -> tuple[Combo, ...]:
+    """The split's groups as plays, trios and planes carrying the weakest kickers
+    (memoised: the simulations meet the same hands again; the tuple is shared)."""
     groups = list(split_counts(hand).groups)
     # kicker units: singles and pairs that are not chains, weakest first (by index:
     # a split may hold two equal groups, such as two pair chains from four-of-a-kinds)
@@ -132,17 +139,15 @@ def leads_from_split(hand: tuple[int, ...]) -> list[Combo]:
                     break
         used.add(i)
         plays.append(_combo(key))
-    return plays
+    return tuple(plays)
 
 
-def _finishing(ctx: Ctx, moves: list[Combo]) -> Combo | None:
+def _finishing(ctx: Ctx, moves: tuple[Combo, ...]) -> Combo | None:
     """A move after which this seat has won, if any (largest first)."""
-    need = ctx.my_need()
-    best = None
-    for m in moves:
-        if m.size >= need and (best is None or m.size > best.size):
-            best = m
-    return best
+    if not moves:
+        return None
+    best = max(moves, key=_SIZE)  # the first of the largest (a C loop)
+    return best if best.size >= ctx.my_need() else None
 
 
 def can_run_out(ctx: Ctx, after: tuple[int, ...]) -> bool:
@@ -213,7 +218,7 @@ def _danger(ctx: Ctx) -> tuple[int, int]:
 
 def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, dict[str, Any]]:
     hand = ctx.hand
-    moves = moves_from_counts(hand)
+    moves = replies(hand)
     done = _finishing(ctx, moves)
     if done is not None:
         return done, "finish", {}
@@ -258,17 +263,28 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
     return pick, "fewest_plays", {"n": len(plays)}
 
 
-def _replies(ctx: Ctx) -> tuple[list[Combo], tuple | None]:
+def _replies(ctx: Ctx) -> tuple[tuple[Combo, ...], tuple | None]:
     """The replies to the play to beat, and the decision when there is no choice to weigh:
     nothing beats it (pass), or a reply wins the round at once."""
     prev = ctx.last[1]
-    moves = moves_from_counts(ctx.hand, prev)
+    moves = replies(ctx.hand, prev)
     if not moves:
         return moves, (None, "no_beat", {"play": prev.text})
     done = _finishing(ctx, moves)
     if done is not None:
         return moves, (done, "finish", {})
     return moves, None
+
+
+@lru_cache(maxsize=100_000)
+def _reply_costs(hand: tuple[int, ...], prev: Combo) -> tuple[int, tuple, tuple[Combo, ...]]:
+    """(plays the hand needs, its ordinary replies to ``prev`` as (extra plays, main rank,
+    reply) cheapest first, its bombs): the same for every style and seat, so memoised."""
+    base = plays_of(hand)
+    moves = replies(hand, prev)
+    scored = sorted(((_plays_after(hand, m) - (base - 1), m.main, m) for m in moves if not m.is_bomb),
+                    key=lambda t: (t[0], t[1]))
+    return base, tuple(scored), tuple(m for m in moves if m.is_bomb)
 
 
 def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, dict[str, Any]]:
@@ -288,15 +304,11 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
                 if is_control(top, ctx) or top.main >= TWO:
                     return top, "stop_landlord", {"n": lord_need}
         return None, "partner_stand", {}
-    base = plays_of(hand)
+    base, scored, bombs = _reply_costs(hand, prev)
     danger_seat, danger = _danger(ctx)
     owner_need = ctx.need(last_seat)
-    ordinary = [m for m in moves if not m.is_bomb]
-    bombs = [m for m in moves if m.is_bomb]
     urgent = (owner_need <= style.urgent_need or danger <= style.urgent_need
               or (owner_need <= 4 and prev.size >= 4))
-    scored = sorted(((_plays_after(hand, m) - (base - 1), m.main, m) for m in ordinary),
-                    key=lambda t: (t[0], t[1]))
     who = "stop_landlord" if (ctx.partnered and last_seat == ctx.landlord) else "stop_opponent"
     if urgent:
         if scored:
@@ -336,7 +348,7 @@ def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[s
     """The normal policy: sensible, beatable, no card counting or teamwork."""
     hand = ctx.hand
     if ctx.last is None:
-        moves = moves_from_counts(hand)
+        moves = replies(hand)
         done = _finishing(ctx, moves)
         if done is not None:
             return done, "finish", {}

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import sub
 from typing import Mapping
 
 from ..cards import NUM_RANKS
-from ..combos import classify
+from ..combos import Combo, classify
 from ..rules import trick_over
 from .bidding import CLASSIC_THRESHOLDS, wants_rob, win_chance
 from .policy import Ctx
@@ -85,11 +87,12 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
     deck = view.variant.deck_counts
     # each seat's hand when the play began: its cards now plus all it has played
     held = [list(h) for h in hands]
-    plays = [(seat, None if text == "pass" else classify(text)) for seat, text in view.history]
+    plays = [(seat, _play(text)) for seat, text in view.history]
     for seat, combo in plays:
         if combo is not None:
             for r, n in enumerate(combo.counts):
                 held[seat][r] += n
+    dealt = [h[:] for h in held]  # the replay below spends ``held``; the bids were made on these
     # the decisions to read: each other seat's latest RECENT actions
     wanted: dict[int, int] = {}
     read_at: set[int] = set()
@@ -109,7 +112,7 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
     for i, (seat, combo) in enumerate(plays):
         if i in read_at:
             hand = tuple(held[seat])
-            unseen = tuple(deck[r] - played[r] - hand[r] for r in range(NUM_RANKS))
+            unseen = tuple(map(sub, map(sub, deck, played), hand))
             ctx = Ctx(hand, seat, players, landlord, left[:], last, unseen, view.handicap)
             row = likelihood[seat]
             actual = None if combo is None else combo.key
@@ -127,7 +130,7 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
             played[r] += n
         left[seat] -= combo.size
         last, passes = (seat, combo), 0
-    weight = _bids_likelihood(view, held)
+    weight = _bids_likelihood(view, dealt)
     styles: dict[int, tuple[float, ...]] = {}
     for seat, row in likelihood.items():
         joint = [p * q for p, q in zip(weights, row)]
@@ -136,6 +139,12 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
         weight *= total / (HIT ** wanted.get(seat, 0))
         styles[seat] = tuple(j / total for j in joint)
     return Reading(weight, styles, cost)
+
+
+@lru_cache(maxsize=4096)
+def _play(text: str) -> Combo | None:
+    """A history entry's play (None: pass); memoised, as every world replays the same history."""
+    return None if text == "pass" else classify(text)
 
 
 def _bids_likelihood(view: View, held: list[list[int]]) -> float:

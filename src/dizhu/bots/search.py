@@ -30,14 +30,15 @@ from __future__ import annotations
 
 import random
 import time
+from operator import add, sub
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..cards import NUM_RANKS
 from ..combos import Combo
-from ..moves import moves_from_counts
 from ..rules import has_won, next_seat, same_side, spring, trick_over
 from ..solve import Position, Solver
+from .memo import replies
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
 from .reading import Reading, read_world
 from .styles import PRIOR, STYLES
@@ -169,7 +170,7 @@ class Sim:
     def ctx(self) -> Ctx:
         seat = self.to_act
         hand = self.hands[seat]
-        unseen = tuple(self.deck[r] - self.played[r] - hand[r] for r in range(NUM_RANKS))
+        unseen = tuple(map(sub, map(sub, self.deck, self.played), hand))
         return Ctx(tuple(hand), seat, self.players, self.landlord, self.left, self.last,
                    unseen, self.handicap)
 
@@ -186,10 +187,9 @@ class Sim:
                 self.to_act = next_seat(seat, self.players)
             return None
         hand = self.hands[seat]
-        for r, n in enumerate(combo.counts):
-            if n:
-                hand[r] -= n
-                self.played[r] += n
+        counts = combo.counts
+        hand[:] = map(sub, hand, counts)  # in place: C loops, not Python ones
+        self.played[:] = map(add, self.played, counts)
         self.left[seat] -= combo.size
         self.plays_made[seat] += 1
         if combo.is_bomb:
@@ -222,7 +222,7 @@ def _candidates(ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
     choice, _, _ = intermediate_move(ctx)
     hand = ctx.hand
     if ctx.last is None:
-        moves = moves_from_counts(hand)
+        moves = replies(hand)
         pool: list[Combo | None] = list(leads_from_split(hand))
         if len(moves) <= 12:
             pool = list(moves)
@@ -231,7 +231,7 @@ def _candidates(ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
             extra = sorted((m for m in moves if m.size <= 2), key=lambda m: m.main)[:4]
             pool += extra
     else:
-        moves = moves_from_counts(hand, ctx.last[1])
+        moves = replies(hand, ctx.last[1])
         pool = [None] + list(moves)
         if len(pool) > 10:
             pool = [None] + sorted(moves, key=lambda m: (m.is_bomb, m.main))[:9]

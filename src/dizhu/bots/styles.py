@@ -26,7 +26,7 @@ import random
 from typing import Callable
 
 from ..combos import Combo
-from ..moves import moves_from_counts
+from .memo import replies
 from .policy import Ctx, Style, intermediate_move, leads_from_split, normal_move
 
 __all__ = ["STYLES", "STYLE_NAMES", "PRIOR", "StyleFn"]
@@ -56,7 +56,7 @@ def _greedy(ctx: Ctx, rng: random.Random) -> Combo | None:
     seat, prev = ctx.last
     if ctx.partner(seat):
         return None
-    moves = moves_from_counts(ctx.hand, prev)
+    moves = replies(ctx.hand, prev)
     ordinary = [m for m in moves if not m.is_bomb]
     if ordinary:
         return min(ordinary, key=lambda m: m.main)
@@ -70,7 +70,7 @@ def _cautious(ctx: Ctx, rng: random.Random) -> Combo | None:
 def _bombs(ctx: Ctx, rng: random.Random) -> Combo | None:
     move = intermediate_move(ctx, EAGER)[0]
     if move is None and ctx.last is not None and not ctx.partner(ctx.last[0]):
-        bombs = [m for m in moves_from_counts(ctx.hand, ctx.last[1]) if m.is_bomb]
+        bombs = [m for m in replies(ctx.hand, ctx.last[1]) if m.is_bomb]
         if bombs:
             return min(bombs, key=lambda m: (m.size == 2, m.main))  # the rocket last
     return move

@@ -1,0 +1,363 @@
+"""Rule policies for play: ``normal`` and ``intermediate``.
+
+Both read a :class:`Ctx` — one seat's knowledge in rank counts — so the
+same code runs for a real decision and inside the super-hard bot's
+simulations.  A policy returns a :class:`Decision`: the action's text, and
+the reason as a message key with parameters (see ``reasons.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from dizhu.cards import RANK_SYMBOLS
+from dizhu.combos import Combo, Kind
+from dizhu.moves import moves_from_counts, play_table
+from dizhu.ranks import RANK_UNITS as _U
+from dizhu.ranks import Rank
+from dizhu.rules import cards_to_win, next_seat, same_side, trick_over
+from .hands import Group, plays_of, split_counts
+from .view import View
+
+__all__ = ["Decision", "Ctx", "intermediate_move", "normal_move", "leads_from_split", "can_run_out", "is_control",
+           "rank_name", "sub"]
+
+# plain ints: they index count tuples in the simulations' hot loop
+TWO, BLACK, RED = int(Rank.TWO), int(Rank.BLACK_JOKER), int(Rank.RED_JOKER)
+
+
+@dataclass
+class Decision:
+    """An action with why: ``reason`` is a message key, ``params`` fill it."""
+
+    action: str
+    reason: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Ctx:
+    """One seat's knowledge in counts (used for real decisions and in simulations)."""
+
+    hand: tuple[int, ...]
+    seat: int
+    players: int
+    landlord: int
+    cards_left: list[int]
+    last: tuple[int, Combo] | None
+    unseen: tuple[int, ...]
+    #: Cards at which a farmer wins (the duel's robs; 0 in classic: farmers play out).
+    handicap: int = 0
+
+    @classmethod
+    def of(cls, view: View) -> "Ctx":
+        return cls(
+            hand=tuple(view.hand),
+            seat=view.seat,
+            players=view.players,
+            landlord=view.landlord,
+            cards_left=view.cards_left,
+            last=view.last,
+            unseen=tuple(view.unseen),
+            handicap=view.handicap,
+        )
+
+    def partner(self, seat: int) -> bool:
+        """Whether ``seat`` is on this seat's side (itself included)."""
+        return same_side(seat, self.seat, self.landlord)
+
+    @property
+    def partnered(self) -> bool:
+        """Whether the farmers are a team (more than one farmer)."""
+        return self.players > 2
+
+    def need(self, seat: int) -> int:
+        """Cards ``seat`` must still shed to win (the duel farmer stops at the handicap)."""
+        return cards_to_win(self.cards_left[seat], seat, self.landlord, self.handicap)
+
+    def my_need(self) -> int:
+        return self.need(self.seat)
+
+
+def _combo(key: int) -> Combo:
+    return play_table()[key]
+
+
+def _group_key(g: Group) -> int:
+    if g.width == 0:
+        return _U[BLACK] + _U[RED]
+    return g.width * sum(_U[g.low : g.high + 1])
+
+
+def sub(hand: tuple[int, ...], combo: Combo) -> tuple[int, ...]:
+    """The hand left after playing ``combo``."""
+    return tuple(h - n for h, n in zip(hand, combo.counts))
+
+
+def _beatable(combo: Combo, counts: tuple[int, ...]) -> bool:
+    """Whether cards ``counts`` (another player's possible holding) can beat ``combo``."""
+    return bool(moves_from_counts(counts, combo))
+
+
+def is_control(combo: Combo, ctx: Ctx) -> bool:
+    """Whether no cards this seat cannot see could beat ``combo`` (it wins its trick)."""
+    return not _beatable(combo, ctx.unseen)
+
+
+def leads_from_split(hand: tuple[int, ...]) -> list[Combo]:
+    """The split's groups as plays, trios and planes carrying the weakest kickers."""
+    groups = list(split_counts(hand).groups)
+    # kicker units: singles and pairs that are not chains, weakest first (by index:
+    # a split may hold two equal groups, such as two pair chains from four-of-a-kinds)
+    spare = sorted((i for i, g in enumerate(groups) if g.width in (1, 2) and not g.is_chain and g.low < TWO),
+                   key=lambda i: groups[i].low)
+    used: set[int] = set()
+    plays: list[Combo] = []
+    for i in sorted(range(len(groups)), key=lambda i: (-groups[i].trios, groups[i].low)):
+        if i in used:
+            continue
+        g = groups[i]
+        key = _group_key(g)
+        if g.width == 3:
+            need = g.length
+            for width in (1, 2):
+                pick = [k for k in spare if groups[k].width == width and k not in used
+                        and not g.low <= groups[k].low <= g.high][:need]
+                if len(pick) == need:
+                    for k in pick:
+                        used.add(k)
+                        key += _group_key(groups[k])
+                    break
+        used.add(i)
+        plays.append(_combo(key))
+    return plays
+
+
+def _finishing(ctx: Ctx, moves: list[Combo]) -> Combo | None:
+    """A move after which this seat has won, if any (largest first)."""
+    need = ctx.my_need()
+    best = None
+    for m in moves:
+        if m.size >= need and (best is None or m.size > best.size):
+            best = m
+    return best
+
+
+def can_run_out(ctx: Ctx, after: tuple[int, ...]) -> bool:
+    """Whether, holding ``after`` with the lead, every play but the last is unbeatable."""
+    plays = leads_from_split(after)
+    if len(plays) <= 1:
+        return True
+    unseen = ctx.unseen
+    controls = sum(1 for p in plays if not _beatable(p, unseen))
+    return len(plays) - controls <= 1
+
+
+def _plays_after(hand: tuple[int, ...], combo: Combo) -> int:
+    return plays_of(sub(hand, combo))
+
+
+def rank_name(rank: int) -> str:
+    """The rank's notation symbol, as reasons' ``card`` parameters hold it."""
+    return RANK_SYMBOLS[rank]
+
+
+# ---- intermediate
+
+
+@dataclass(frozen=True)
+class Style:
+    """The intermediate policy's thresholds (tuned in the arena)."""
+
+    #: answer with a reply that costs one extra play when the closest opponent needs at most this
+    delta1_danger: int = 20
+    #: ... always as the landlord, and always in duel (a pass hands the lead straight back)
+    delta1_landlord: bool = True
+    delta1_duel: bool = True
+    #: answer even at two extra plays when the closest opponent needs at most this
+    delta2_danger: int = 0
+    #: an opponent needing this few cards makes every reply urgent
+    urgent_need: int = 2
+    #: do not spend a 2 or joker on a low single or pair early
+    keep_control: bool = False
+    #: a farmer tops a partner's beatable play when the landlord, next, is about to go out
+    partner_top: bool = True
+    #: when leading, shed plays of 5+ cards and trios before singles and pairs
+    lead_many_first: bool = True
+    #: when leading, a low single or pair counts this many ranks lower than it is
+    lead_small_bonus: int = -4
+
+
+DEFAULT_STYLE = Style()
+
+
+def intermediate_move(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, dict[str, Any]]:
+    """The intermediate policy: (combo or None for pass, reason key, params)."""
+    if ctx.last is None:
+        return _lead(ctx, style)
+    return _respond(ctx, style)
+
+
+def _danger(ctx: Ctx) -> tuple[int, int]:
+    """(seat, cards it still needs) of the opponent closest to winning."""
+    best = (-1, 99)
+    for s in range(ctx.players):
+        if not ctx.partner(s):
+            n = ctx.need(s)
+            if n < best[1]:
+                best = (s, n)
+    return best
+
+
+def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, dict[str, Any]]:
+    hand = ctx.hand
+    moves = moves_from_counts(hand)
+    done = _finishing(ctx, moves)
+    if done is not None:
+        return done, "finish", {}
+    plays = leads_from_split(hand)
+    controls = [p for p in plays if is_control(p, ctx)]
+    others = [p for p in plays if p not in controls]
+    # two plays left and one of them cannot be beaten: play it, then the other
+    if len(plays) == 2 and controls:
+        return controls[0], "fewest_plays", {"n": 1}
+    danger_seat, danger = _danger(ctx)
+    nxt = next_seat(ctx.seat, ctx.players)
+    # feed a partner who is about to go out
+    if ctx.partnered and ctx.seat != ctx.landlord:
+        partner = next(s for s in range(ctx.players) if s != ctx.seat and s != ctx.landlord)
+        left = ctx.cards_left[partner]
+        if left <= 2 and (partner == nxt or danger > 2):
+            width = 1 if left == 1 else 2
+            low = [m for m in moves if m.kind is (Kind.SINGLE if width == 1 else Kind.PAIR)]
+            if low:
+                return min(low, key=lambda m: m.main), "feed_partner", {"n": left}
+    pool = others or plays
+    if danger <= 2:
+        # an opponent is about to go out: do not hand them a small single or pair
+        safe = [p for p in pool if not (p.size == danger and p.kind in (Kind.SINGLE, Kind.PAIR))]
+        if safe:
+            pool = safe
+        else:
+            pick = max(pool, key=lambda p: (p.main, p.size))
+            return pick, "stop_opponent", {"n": danger}
+
+    def lead_order(p: Combo) -> tuple:
+        # shed chains and trios with kickers early; low cards before high ones
+        many = 0 if p.size >= 5 or p.kind in (Kind.TRIO_SINGLE, Kind.TRIO_PAIR, Kind.TRIO) else 1
+        if not style.lead_many_first:
+            return (p.main, many)
+        return (p.main + (0 if many == 0 else 1) - (style.lead_small_bonus if many else 0), many)
+
+    pick = min(pool, key=lead_order)
+    if controls and pick not in controls:
+        card = max(controls, key=lambda p: p.main)
+        return pick, "keep_control", {"card": rank_name(card.main), "n": len(plays)}
+    return pick, "fewest_plays", {"n": len(plays)}
+
+
+def _replies(ctx: Ctx) -> tuple[list[Combo], tuple | None]:
+    """The replies to the play to beat, and the decision when there is no choice to weigh:
+    nothing beats it (pass), or a reply wins the round at once."""
+    prev = ctx.last[1]
+    moves = moves_from_counts(ctx.hand, prev)
+    if not moves:
+        return moves, (None, "no_beat", {"play": prev.text})
+    done = _finishing(ctx, moves)
+    if done is not None:
+        return moves, (done, "finish", {})
+    return moves, None
+
+
+def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, dict[str, Any]]:
+    hand = ctx.hand
+    last_seat, prev = ctx.last
+    moves, forced = _replies(ctx)
+    if forced is not None:
+        return forced
+    if ctx.partner(last_seat):
+        nxt = next_seat(ctx.seat, ctx.players)
+        lord_need = ctx.need(ctx.landlord)
+        if (style.partner_top and nxt == ctx.landlord and lord_need <= 2
+                and lord_need >= prev.size and _beatable(prev, ctx.unseen)):
+            ordinary = [m for m in moves if not m.is_bomb]
+            if ordinary:
+                top = max(ordinary, key=lambda m: m.main)
+                if is_control(top, ctx) or top.main >= TWO:
+                    return top, "stop_landlord", {"n": lord_need}
+        return None, "partner_stand", {}
+    base = plays_of(hand)
+    danger_seat, danger = _danger(ctx)
+    owner_need = ctx.need(last_seat)
+    ordinary = [m for m in moves if not m.is_bomb]
+    bombs = [m for m in moves if m.is_bomb]
+    urgent = (owner_need <= style.urgent_need or danger <= style.urgent_need
+              or (owner_need <= 4 and prev.size >= 4))
+    scored = sorted(((_plays_after(hand, m) - (base - 1), m.main, m) for m in ordinary),
+                    key=lambda t: (t[0], t[1]))
+    who = "stop_landlord" if (ctx.partnered and last_seat == ctx.landlord) else "stop_opponent"
+    if urgent:
+        if scored:
+            # stop them with the strongest ordinary reply that does not cost too much
+            delta, _, m = max(scored, key=lambda t: (t[2].main if t[0] <= 2 else -1, -t[0]))
+            return m, who, {"n": owner_need}
+        for b in sorted(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)):
+            # a bomb doubles the stake for both sides: only worth it if the lead it
+            # wins can be kept to the end (otherwise it doubles what we pay)
+            if can_run_out(ctx, sub(hand, b)):
+                return b, who, {"n": owner_need}
+        return None, "no_beat", {"play": prev.text}
+    for b in sorted(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)):
+        after = sub(hand, b)
+        if plays_of(after) <= 1 or can_run_out(ctx, after):
+            return b, "bomb_to_win", {}
+    if scored:
+        delta, _, m = scored[0]
+        high = m.main >= TWO and m.kind in (Kind.SINGLE, Kind.PAIR)
+        if style.keep_control and high and base > 3 and danger > 5 and prev.main < Rank.KING:
+            return None, "keep_control", {"card": rank_name(m.main), "n": base}
+        if delta <= 0:
+            return m, "fewest_plays", {"n": base - 1}
+        eager = (danger <= style.delta1_danger or (style.delta1_landlord and ctx.seat == ctx.landlord)
+                 or (style.delta1_duel and trick_over(1, ctx.players)))
+        if delta == 1 and eager:
+            return m, "fewest_plays", {"n": base}
+        if delta == 2 and danger <= style.delta2_danger:
+            return m, "fewest_plays", {"n": base + 1}
+    return None, "save_cards", {}
+
+
+# ---- normal
+
+
+def normal_move(ctx: Ctx, rng: random.Random) -> tuple[Combo | None, str, dict[str, Any]]:
+    """The normal policy: sensible, beatable, no card counting or teamwork."""
+    hand = ctx.hand
+    if ctx.last is None:
+        moves = moves_from_counts(hand)
+        done = _finishing(ctx, moves)
+        if done is not None:
+            return done, "finish", {}
+        plays = leads_from_split(hand)
+        ordinary = [p for p in plays if not p.is_bomb] or plays
+        if rng.random() < 0.15:
+            return rng.choice(ordinary), "fewest_plays", {"n": len(plays)}
+        return min(ordinary, key=lambda p: (p.main, -p.size)), "fewest_plays", {"n": len(plays)}
+    last_seat, prev = ctx.last
+    moves, forced = _replies(ctx)
+    if forced is not None:
+        return forced
+    ordinary = [m for m in moves if not m.is_bomb]
+    base = plays_of(hand)
+    fitting = [m for m in ordinary if _plays_after(hand, m) <= base]
+    if fitting:
+        return min(fitting, key=lambda m: m.main), "fewest_plays", {"n": base - 1}
+    if ctx.cards_left[last_seat] <= 2 and not ctx.partner(last_seat):
+        if ordinary:
+            return min(ordinary, key=lambda m: m.main), "stop_opponent", {"n": ctx.cards_left[last_seat]}
+        return min(moves, key=lambda m: m.main), "stop_opponent", {"n": ctx.cards_left[last_seat]}
+    if ordinary and rng.random() < 0.3:
+        return min(ordinary, key=lambda m: m.main), "fewest_plays", {"n": base}
+    return None, "save_cards", {}

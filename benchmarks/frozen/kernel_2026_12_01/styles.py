@@ -1,0 +1,91 @@
+"""How other players may play: the library of styles super-hard reads opponents by.
+
+Each style is a policy over one seat's knowledge (:class:`~dizhu.bots.policy.Ctx`),
+the same shape the rule policies use, so a style can be asked "what would you
+have played here?" about a past decision (inference, :mod:`dizhu.bots.reading`)
+and can play a seat in a rollout.  The library is small on purpose: each style
+stands for a way people and programs actually play, and together they span
+the usual range from eager to careful.
+
+- ``intermediate``: this package's intermediate level;
+- ``normal``: the beginner-friendly level (it sometimes plays at random);
+- ``greedy``: answers every opponent's play with its lowest ordinary reply and
+  leads its lowest play — it never holds back (many rule bots play so);
+- ``cautious``: keeps its 2s and jokers for control, answers only when that costs
+  no extra play or the threat is close, lets much go by;
+- ``bombs``: throws a bomb at any opponent's play it cannot answer otherwise,
+  and answers even at a cost of two extra plays.
+
+>>> sorted(STYLES) == sorted(STYLE_NAMES)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from dizhu.combos import Combo
+from dizhu.moves import moves_from_counts
+from .policy import Ctx, Style, intermediate_move, leads_from_split, normal_move
+
+__all__ = ["STYLES", "STYLE_NAMES", "PRIOR", "StyleFn"]
+
+#: A style: (the seat's knowledge, a random source) -> its play, or None to pass.
+StyleFn = Callable[[Ctx, random.Random], "Combo | None"]
+
+#: The careful player's thresholds: no reply that costs an extra play unless the
+#: threat is close, 2s and jokers kept for control.
+CAUTIOUS = Style(delta1_danger=3, delta1_landlord=False, delta1_duel=False, urgent_need=1,
+                 keep_control=True)
+#: The eager bomber answers even at two extra plays.
+EAGER = Style(delta2_danger=20)
+
+
+def _intermediate(ctx: Ctx, rng: random.Random) -> Combo | None:
+    return intermediate_move(ctx)[0]
+
+
+def _normal(ctx: Ctx, rng: random.Random) -> Combo | None:
+    return normal_move(ctx, rng)[0]
+
+
+def _greedy(ctx: Ctx, rng: random.Random) -> Combo | None:
+    if ctx.last is None:
+        return min(leads_from_split(ctx.hand), key=lambda p: (p.is_bomb, p.main, -p.size))
+    seat, prev = ctx.last
+    if ctx.partner(seat):
+        return None
+    moves = moves_from_counts(ctx.hand, prev)
+    ordinary = [m for m in moves if not m.is_bomb]
+    if ordinary:
+        return min(ordinary, key=lambda m: m.main)
+    return None
+
+
+def _cautious(ctx: Ctx, rng: random.Random) -> Combo | None:
+    return intermediate_move(ctx, CAUTIOUS)[0]
+
+
+def _bombs(ctx: Ctx, rng: random.Random) -> Combo | None:
+    move = intermediate_move(ctx, EAGER)[0]
+    if move is None and ctx.last is not None and not ctx.partner(ctx.last[0]):
+        bombs = [m for m in moves_from_counts(ctx.hand, ctx.last[1]) if m.is_bomb]
+        if bombs:
+            return min(bombs, key=lambda m: (m.size == 2, m.main))  # the rocket last
+    return move
+
+
+STYLES: dict[str, StyleFn] = {
+    "intermediate": _intermediate,
+    "normal": _normal,
+    "greedy": _greedy,
+    "cautious": _cautious,
+    "bombs": _bombs,
+}
+STYLE_NAMES = tuple(STYLES)
+
+#: The neutral mixture before any evidence: no style is ruled out, the one the
+#: levels are built on counts most.  It never depends on who the player is.
+PRIOR: dict[str, float] = {"intermediate": 0.4, "normal": 0.15, "greedy": 0.15,
+                           "cautious": 0.15, "bombs": 0.15}
