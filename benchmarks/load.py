@@ -3,7 +3,7 @@
     python benchmarks/load.py [--players 50] [--rounds 3] [--think 0.5] [--variant both]
                               [--level normal] [--workers N] [--sync full] [--pace 1]
                               [--greedy 0] [--greedy-seconds 40] [--think-share F] [--search-cpus LIST]
-                              [--client-cpus LIST] [--client-nice 5] [--url http://host:port]
+                              [--client-cpus LIST] [--client-nice 0] [--url http://host:port]
 
 Starts `dizhu serve` on a temporary data directory (unless --url names a running server),
 then runs --players concurrent players, each from its own loopback address (127.0.1.N), as
@@ -12,18 +12,20 @@ default) and plays --rounds complete rounds: before each move it reads its view 
 reloading client would), waits a think time drawn uniformly from [0, 2 x --think] seconds,
 and acts with a random legal action; after a round, "another round".
 
-The simulated clients run in a process of their own, in a session of their own, at a lower CPU
-priority than the server (--client-nice, default 5): real clients run on other machines, so
-their CPU is not the server's to lose.  The session matters on Linux: with autogroups
+The simulated clients run in a process of their own, in a session of their own, --client-nice
+(default 0) below the server's CPU priority.  The session matters on Linux: with autogroups
 (/proc/sys/kernel/sched_autogroup_enabled), the scheduler shares the CPU between sessions first
-and a process's nice orders it only inside its own session, so the clients also lower their
-session's autogroup (/proc/self/autogroup) by the same amount; a plain nice did nothing
-against a server started in another session.
+and a process's nice orders it only inside its own session, so the clients lower their
+session's autogroup (/proc/self/autogroup) by the same amount.  (The default used to be a plain
+nice +5, which did nothing against the server, started in a session of its own: the
+clients were in fact at the server's priority, as they are now by default.)  A lower priority
+measures the server better on a machine of its own, but when other work shares the machine the
+clients then wait for the CPU themselves and time their own waiting (docs/SERVER.md, "Speed").
 
 --search-cpus passes the server's option (its searching workers on those CPUs, the server
 off them); --client-cpus keeps the simulated clients on the CPUs named.  Given the same list,
-the clients share the searches' CPUs and leave the server's alone, as clients on other
-machines would: the figures then measure the server, not the load generator on its cores.
+the clients leave the server's CPUs alone, as clients on other machines would, but take CPU
+from the searches, which clients elsewhere would not (docs/SERVER.md has what that did).
 
 --greedy N adds one greedy client (address 127.0.0.2, a process of its own) that keeps N super-hard games on
 auto-play at once for --greedy-seconds, retrying whenever it is told to wait (429).
@@ -228,8 +230,9 @@ def greedy_process(conn, url: str, games: int, seconds: float) -> None:
 
 
 def clients_process(conn, args: argparse.Namespace, url: str) -> None:
-    """The players (and the greedy client's process, started from here) below the server's
-    priority; sends back their stats, the CPU seconds of this process and how it was lowered."""
+    """The players (and the greedy client's process, started from here) at --client-nice below
+    the server, on --client-cpus; sends back their stats, this process's CPU seconds and how
+    it was placed."""
     how = lower_priority(args.client_nice)
     if args.client_cpus:
         os.sched_setaffinity(0, parse_cpus(args.client_cpus))  # the greedy client's process inherits it
@@ -287,9 +290,9 @@ def main() -> int:
                              "the same, the clients share the searches' CPUs and leave the server's alone, as "
                              "clients on other machines would")
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
-    parser.add_argument("--client-nice", type=int, default=5,
+    parser.add_argument("--client-nice", type=int, default=0,
                         help="run the simulated clients this much below the server's CPU priority, in a "
-                             "session of their own (default 5): real clients run on other machines, not on "
+                             "session of their own (default 0): real clients run on other machines, not on "
                              "the server's cores")
     args = parser.parse_args()
     if args.client_cpus:
