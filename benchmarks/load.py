@@ -2,8 +2,8 @@
 
     python benchmarks/load.py [--players 50] [--rounds 3] [--think 0.5] [--variant both]
                               [--level normal] [--workers N] [--sync full] [--pace 1]
-                              [--greedy 0] [--greedy-seconds 40] [--think-share F] [--search-cpus LIST]
-                              [--client-cpus LIST] [--client-nice 0] [--url http://host:port]
+                              [--greedy 0] [--greedy-seconds 40] [--think-share F] [--client-nice 0]
+                              [--url http://host:port]
 
 Starts `dizhu serve` on a temporary data directory (unless --url names a running server),
 then runs --players concurrent players, each from its own loopback address (127.0.1.N), as
@@ -21,11 +21,6 @@ nice +5, which did nothing against the server, started in a session of its own: 
 clients were in fact at the server's priority, as they are now by default.)  A lower priority
 measures the server better on a machine of its own, but when other work shares the machine the
 clients then wait for the CPU themselves and time their own waiting (docs/SERVER.md, "Speed").
-
---search-cpus passes the server's option (its searching workers on those CPUs, the server
-off them); --client-cpus keeps the simulated clients on the CPUs named.  Given the same list,
-the clients leave the server's CPUs alone, as clients on other machines would, but take CPU
-from the searches, which clients elsewhere would not (docs/SERVER.md has what that did).
 
 --greedy N adds one greedy client (address 127.0.0.2, a process of its own) that keeps N super-hard games on
 auto-play at once for --greedy-seconds, retrying whenever it is told to wait (429).
@@ -61,7 +56,6 @@ from pathlib import Path
 
 import httpx
 
-from dizhu.web.settings import parse_cpus
 from served import add_player_options, computer_moves, cpu_seconds, line, percentile, start_server, timed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,8 +177,6 @@ def server_options(args: argparse.Namespace) -> list[str]:
     options = ["--sync", args.sync, "--pace", str(args.pace)]
     if args.think_share is not None:
         options += ["--think-share", str(args.think_share)]
-    if args.search_cpus:
-        options += ["--search-cpus", args.search_cpus]
     return options + (["--workers", str(args.workers)] if args.workers is not None else [])
 
 
@@ -231,12 +223,8 @@ def greedy_process(conn, url: str, games: int, seconds: float) -> None:
 
 def clients_process(conn, args: argparse.Namespace, url: str) -> None:
     """The players (and the greedy client's process, started from here) at --client-nice below
-    the server, on --client-cpus; sends back their stats, this process's CPU seconds and how
-    it was placed."""
+    the server; sends back their stats, this process's CPU seconds and how it was placed."""
     how = lower_priority(args.client_nice)
-    if args.client_cpus:
-        os.sched_setaffinity(0, parse_cpus(args.client_cpus))  # the greedy client's process inherits it
-        how += f", on CPUs {args.client_cpus} only"
     before = time.process_time()
     stats = asyncio.run(run(args, url))
     conn.send((stats, time.process_time() - before, how))
@@ -283,20 +271,12 @@ def main() -> int:
     parser.add_argument("--greedy", type=int, default=0,
                         help="super-hard games a greedy client keeps on auto-play (default 0: none)")
     parser.add_argument("--greedy-seconds", type=float, default=40.0, help="how long it keeps at it")
-    parser.add_argument("--search-cpus", default=None, metavar="LIST",
-                        help="the server's --search-cpus (default: none; the searches go anywhere)")
-    parser.add_argument("--client-cpus", default=None, metavar="LIST",
-                        help="keep the simulated clients on these CPUs (default: anywhere); with --search-cpus "
-                             "the same, the clients share the searches' CPUs and leave the server's alone, as "
-                             "clients on other machines would")
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
     parser.add_argument("--client-nice", type=int, default=0,
                         help="run the simulated clients this much below the server's CPU priority, in a "
                              "session of their own (default 0): real clients run on other machines, not on "
                              "the server's cores")
     args = parser.parse_args()
-    if args.client_cpus:
-        parse_cpus(args.client_cpus)  # a bad list fails now, not in the clients' process
 
     data_dir = Path(tempfile.mkdtemp(prefix="dizhu-load-"))
     process = None

@@ -79,19 +79,6 @@ def _non_negative(text: str) -> float:
     return value
 
 
-def _cpus(text: str) -> tuple[int, ...]:
-    """A list of CPUs this process may use that leaves one for the server (``--search-cpus``)."""
-    from .web.settings import parse_cpus, server_cpus
-
-    try:
-        cpus = parse_cpus(text)
-        if hasattr(os, "sched_getaffinity"):
-            server_cpus(cpus, os.sched_getaffinity(0))
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    return cpus
-
-
 def _database(text: str) -> str:
     if not text.startswith(("sqlite:", "postgresql://", "postgres://")):
         raise argparse.ArgumentTypeError("must be sqlite:PATH or postgresql://...")
@@ -126,10 +113,6 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                        help="processes that run the searching computer players (default: one per CPU "
                        "but one; normal and intermediate have a process of their own; "
                        "0 runs them on threads inside the server, for debugging)")
-    serve.add_argument("--search-cpus", type=_cpus, default=default("search_cpus"), metavar="LIST",
-                       help="CPUs (such as 1 or 2-3) the searching computer players and the reviews are kept "
-                       "on, and the server off: a search then never slows the answers on the server's "
-                       "CPUs (default: anywhere)")
     serve.add_argument("--bot-budget", type=_positive, default=default("bot_budget"), metavar="SECONDS",
                        help="thinking time per computer decision (default: each level's own)")
     serve.add_argument("--retention-days", type=_positive, default=default("retention_days"), metavar="DAYS",

@@ -8,17 +8,14 @@ import logging
 import os
 import signal
 import time
-from pathlib import Path
 
 import httpx
-import pytest
 
-from dizhu.cli import build_parser, serve_settings
 from dizhu.game import Round
-from dizhu.web import Settings, create_app, worker
+from dizhu.web import Settings, create_app
 from dizhu.web.botpool import BotRunner, _Lane
 
-from . import botfuncs, support
+from . import botfuncs
 
 
 class _FakeSlot:
@@ -182,43 +179,3 @@ def test_a_search_is_charged_its_public_cap_not_the_time_it_took():
         bots.close()
     assert bots.shares.used("slow") == bots.shares.used("fast") == 0.36
     assert bots.shares.used("quick") == 0.0  # levels that do not search are not charged
-
-
-def _two_cpus() -> list[int]:
-    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    if len(cpus) < 2:
-        pytest.skip("needs two CPUs this process may use")
-    return cpus
-
-
-def test_search_cpus_are_checked_and_reach_the_settings():
-    cpus = _two_cpus()
-    args = build_parser().parse_args(["serve", "--search-cpus", str(cpus[-1])])
-    assert serve_settings(args).search_cpus == (cpus[-1],)
-    assert serve_settings(build_parser().parse_args(["serve"])).search_cpus == ()
-    # not a list, an empty range, every CPU (none left for the server), a CPU this process may not use
-    for bad in ("x", "3-1", ",".join(map(str, cpus)), str(max(cpus) + 1), ""):
-        with pytest.raises(SystemExit):
-            build_parser().parse_args(["serve", "--search-cpus", bad])
-
-
-def test_search_cpus_keep_the_searches_and_the_server_apart(tmp_path):
-    cpus = _two_cpus()
-    search = cpus[-1]
-    server = support.Server(tmp_path, tmp_path / "server.log", ["--search-cpus", str(search)])
-    try:
-        kept = set(cpus) - {search}
-        threads = [int(task.name) for task in Path(f"/proc/{server.process.pid}/task").iterdir()]
-        assert len(threads) > 1 and all(os.sched_getaffinity(tid) == kept for tid in threads)
-        workers = {_niceness(pid): os.sched_getaffinity(pid) for pid in server.children()}
-        deep, quick = worker.WORKER_NICENESS["deep"], worker.WORKER_NICENESS["quick"]
-        assert workers[deep] == {search}, workers  # the search worker
-        assert workers[quick] == kept, workers  # the quick lane stays with the server
-        created = server.http.post("/api/games", json={"variant": "duel", "level": "super-hard"})
-        assert created.status_code == 201, created.text
-    finally:
-        server.stop()
-
-
-def _niceness(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])

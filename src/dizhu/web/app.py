@@ -131,8 +131,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         store = database.store
         app.state.creation_limit = database.creation_limit
         runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout,
-                                   quick_workers=settings.quick_workers, think_share=settings.think_share,
-                                   search_cpus=settings.search_cpus)
+                                   quick_workers=settings.quick_workers, think_share=settings.think_share)
         # The workers start while this process builds the engine's move tables (half a
         # second on first use: better now than in a player's first request).
         starting = asyncio.create_task(runner.start())

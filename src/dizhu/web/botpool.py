@@ -93,10 +93,9 @@ class _Slot(Protocol):
 class _ProcessSlot:
     """One worker process running one job at a time, over a pipe read by the event loop."""
 
-    def __init__(self, name: str, niceness: int, cpus: tuple[int, ...] = ()) -> None:
+    def __init__(self, name: str, niceness: int) -> None:
         self.name = name
         self.niceness = niceness
-        self.cpus = cpus
         self.pid: int | None = None
         self._process: Any = None
         self._conn: Any = None
@@ -108,8 +107,7 @@ class _ProcessSlot:
         # spawn, not fork: the server has threads (storage, event loop) a fork would copy mid-flight.
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
-        process = context.Process(target=worker.serve, args=(child, os.getpid(), self.niceness, self.cpus),
-                                  name=self.name,
+        process = context.Process(target=worker.serve, args=(child, os.getpid(), self.niceness), name=self.name,
                                   daemon=True)
         process.start()
         child.close()
@@ -190,9 +188,9 @@ class _ProcessSlot:
 
 
 class _ThreadSlot:
-    """A thread inside the server (``workers=0``: tests and debugging; no niceness nor CPUs of its own)."""
+    """A thread inside the server (``workers=0``: tests and debugging)."""
 
-    def __init__(self, name: str, niceness: int = 0, cpus: tuple[int, ...] = ()) -> None:
+    def __init__(self, name: str, niceness: int = 0) -> None:
         self.name = name
         self.pid: int | None = os.getpid()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
@@ -331,8 +329,7 @@ class BotRunner:
     quick one (``workers=0``: one thread each inside the server, for tests).
     ``timeout`` bounds one job's run, not its wait in the queue.
     ``think_share`` is the fraction of a deep worker one client may ask for
-    lately (:class:`ThinkingShare`; 0: no limit).  ``search_cpus`` are the
-    CPUs the deep and review workers are kept on (() : the server's).
+    lately (:class:`ThinkingShare`; 0: no limit).
     ``decide_fn``/``suggest_fn`` are module-level functions with the
     signatures of :func:`dizhu.web.worker.decide` and
     :func:`~dizhu.web.worker.suggest`; tests may swap them.
@@ -346,7 +343,6 @@ class BotRunner:
         *,
         quick_workers: int = 1,
         think_share: float = 0.0,
-        search_cpus: tuple[int, ...] = (),
         decide_fn: Callable[..., str] = worker.decide,
         suggest_fn: Callable[..., dict[str, Any]] = worker.suggest,
         review_fn: Callable[..., Any] = worker.review_step,
@@ -358,12 +354,11 @@ class BotRunner:
         self._suggest_fn = suggest_fn
         self._review_fn = review_fn
         threads = workers <= 0
-        make: Callable[[str, int, tuple[int, ...]], _Slot] = _ThreadSlot if threads else _ProcessSlot
-        deep = [make(f"dizhu-bot-deep-{i}", worker.WORKER_NICENESS["deep"], search_cpus)
-                for i in range(1 if threads else workers)]
-        quick = [make(f"dizhu-bot-quick-{i}", worker.WORKER_NICENESS["quick"], ())
+        make: Callable[[str, int], _Slot] = _ThreadSlot if threads else _ProcessSlot
+        deep = [make(f"dizhu-bot-deep-{i}", worker.WORKER_NICENESS["deep"]) for i in range(1 if threads else workers)]
+        quick = [make(f"dizhu-bot-quick-{i}", worker.WORKER_NICENESS["quick"])
                  for i in range(1 if threads else max(1, quick_workers))]
-        review = [make("dizhu-bot-review-0", worker.WORKER_NICENESS["review"], search_cpus)]
+        review = [make("dizhu-bot-review-0", worker.WORKER_NICENESS["review"])]
         self.lanes = {"deep": _Lane("deep", deep), "quick": _Lane("quick", quick), "review": _Lane("review", review)}
         self.shares = ThinkingShare(think_share * len(deep))
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import logging
-import os
 
-from .settings import Settings, server_cpus
+from .settings import Settings
 
-__all__ = ["serve", "trusted_proxies", "keep_off_search_cpus"]
+__all__ = ["serve", "trusted_proxies"]
 
 
 def trusted_proxies(forwarded_allow_ips: str | None) -> frozenset[str]:
@@ -21,20 +20,6 @@ def trusted_proxies(forwarded_allow_ips: str | None) -> frozenset[str]:
     if not forwarded_allow_ips:
         return frozenset()
     return frozenset(part.strip() for part in forwarded_allow_ips.split(",") if part.strip())
-
-
-def keep_off_search_cpus(search_cpus: tuple[int, ...]) -> set[int] | None:
-    """Keep this process off the CPUs given to the searching workers (``--search-cpus``);
-    the CPUs it keeps, or None when there is nothing to do.  Called before any thread
-    starts, so that the event loop, the storage threads and the quick lane's workers
-    (started later, they inherit it) all stay off them."""
-    if not search_cpus:
-        return None
-    if not hasattr(os, "sched_setaffinity"):
-        raise ValueError("--search-cpus needs an operating system that pins processes to CPUs (Linux)")
-    kept = server_cpus(search_cpus, os.sched_getaffinity(0))
-    os.sched_setaffinity(0, kept)
-    return kept
 
 
 def serve(settings: Settings, *, access_log: bool = True) -> None:
@@ -52,10 +37,6 @@ def serve(settings: Settings, *, access_log: bool = True) -> None:
         from .database import describe
 
         logging.getLogger("dizhu").info("database: %s", describe(settings.database))
-    kept = keep_off_search_cpus(settings.search_cpus)
-    if kept is not None:
-        logging.getLogger("dizhu").info("searches on CPUs %s, the server on %s", list(settings.search_cpus),
-                                        sorted(kept))
     proxies = settings.forwarded_allow_ips
     config = uvicorn.Config(
         create_app(settings),

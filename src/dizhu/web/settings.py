@@ -9,10 +9,9 @@ from __future__ import annotations
 import os
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Collection
+from typing import Any
 
-__all__ = ["Settings", "default", "default_data_dir", "parse_cpus", "server_cpus", "DATA_DIR_ENV", "DATABASE_ENV",
-           "STATIC_DIR"]
+__all__ = ["Settings", "default", "default_data_dir", "DATA_DIR_ENV", "DATABASE_ENV", "STATIC_DIR"]
 
 #: The environment variable that chooses the data directory.
 DATA_DIR_ENV = "DIZHU_DATA_DIR"
@@ -80,10 +79,6 @@ class Settings:
     pace: float = 1.0
     #: Processes for the quick lane (normal, intermediate, hints, fallbacks).
     quick_workers: int = 1
-    #: CPUs the searching workers (super-hard's and the reviews') are kept on; the server
-    #: process and the quick lane are kept off them (Linux).  () lets the system place
-    #: every process.  On a small machine a search then never takes the event loop's core.
-    search_cpus: tuple[int, ...] = ()
     #: Requests of one client address that may keep computers thinking at once;
     #: more answer ``429 too_busy`` before anything is applied.
     client_thinking: int = 4
@@ -142,53 +137,6 @@ class Settings:
         """How long the server waits for one bot decision before it plays a
         simple fallback move instead (a safety net: bots keep their budget)."""
         return max(5.0, 4.0 * (self.bot_budget or 1.0))
-
-
-def parse_cpus(text: str) -> tuple[int, ...]:
-    """CPU numbers from a list such as ``1`` or ``0,2-3``: sorted, each once.
-
-    >>> parse_cpus("3,1-2,2")
-    (1, 2, 3)
-    >>> parse_cpus("2-1")
-    Traceback (most recent call last):
-    ...
-    ValueError: not a list of CPUs: '2-1'
-    """
-    cpus: set[int] = set()
-    try:
-        for part in text.split(","):
-            first, _, last = part.strip().partition("-")
-            low, high = int(first), int(last or first)
-            if not 0 <= low <= high:
-                raise ValueError
-            cpus.update(range(low, high + 1))
-    except ValueError:
-        raise ValueError(f"not a list of CPUs: {text!r}") from None
-    return tuple(sorted(cpus))
-
-
-def server_cpus(search: Collection[int], available: Collection[int]) -> set[int]:
-    """The CPUs left to the server and its quick lane when the searches are kept on ``search``.
-
-    >>> sorted(server_cpus([1], [0, 1]))
-    [0]
-    >>> server_cpus([0, 1], [0, 1])
-    Traceback (most recent call last):
-    ...
-    ValueError: the search CPUs must leave one of 0, 1 to the server
-    """
-    available = set(available)
-    missing = set(search) - available
-    if missing:
-        raise ValueError(f"CPU {min(missing)} is not one this process may use ({_span(available)})")
-    left = available - set(search)
-    if not left:
-        raise ValueError(f"the search CPUs must leave one of {_span(available)} to the server")
-    return left
-
-
-def _span(cpus: set[int]) -> str:
-    return ", ".join(map(str, sorted(cpus)))
 
 
 def default(name: str) -> Any:

@@ -30,16 +30,13 @@ WORKER_NICENESS = {"quick": 5, "deep": 15, "review": 19}
 HINT_ALTERNATIVES = 3
 
 
-def init_worker(parent_pid: int, niceness: int = WORKER_NICENESS["quick"], cpus: tuple[int, ...] = ()) -> None:
-    """Set up a worker: lower priority, on ``cpus`` if given (else the server's), leave
-    Ctrl-C to the server, and exit with it.
+def init_worker(parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> None:
+    """Set up a worker: lower priority, leave Ctrl-C to the server, and exit with it.
 
     A server killed with SIGKILL cannot stop its pool; the watchdog makes
     the workers notice that their parent is gone and exit too.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if cpus:
-        os.sched_setaffinity(0, cpus)  # before any thread starts: they all inherit it
     try:
         os.nice(niceness)
     except OSError:  # not allowed here: run at the normal priority
@@ -67,14 +64,14 @@ def warm() -> int:
     return os.getpid()
 
 
-def serve(conn: Any, parent_pid: int, niceness: int = WORKER_NICENESS["quick"], cpus: tuple[int, ...] = ()) -> None:
+def serve(conn: Any, parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> None:
     """A worker process's life: set up, warm up, say ready, then run jobs one at a time.
 
     Each job is ``(function, args)``; the answer is ``("ok", result)`` or
     ``("error", exception type name)`` -- never the exception's text, which
     could name cards.
     """
-    init_worker(parent_pid, niceness, cpus)
+    init_worker(parent_pid, niceness)
     warm()
     gc.collect()
     gc.freeze()  # the move tables stay out of the cyclic collector's walks (see app.py)
