@@ -1,7 +1,7 @@
 """Load test of the game server: N simulated players over HTTP against a real `dizhu serve`.
 
     python benchmarks/load.py [--players 50] [--rounds 3] [--think 0.5] [--variant both]
-                              [--level normal] [--workers N] [--sync full] [--pace 1]
+                              [--level normal] [--workers N] [--quick-workers N] [--sync full] [--pace 1]
                               [--greedy 0] [--greedy-seconds 40] [--think-share F] [--client-nice 0]
                               [--url http://host:port]
 
@@ -177,6 +177,8 @@ def server_options(args: argparse.Namespace) -> list[str]:
     options = ["--sync", args.sync, "--pace", str(args.pace)]
     if args.think_share is not None:
         options += ["--think-share", str(args.think_share)]
+    if args.quick_workers is not None:
+        options += ["--quick-workers", str(args.quick_workers)]
     return options + (["--workers", str(args.workers)] if args.workers is not None else [])
 
 
@@ -264,6 +266,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_player_options(parser)
     parser.add_argument("--workers", type=int, default=None, help="bot worker processes for the server")
+    parser.add_argument("--quick-workers", type=int, default=None,
+                        help="the server's --quick-workers (default: the server's own)")
     parser.add_argument("--sync", choices=["full", "normal"], default="full", help="the server's --sync")
     parser.add_argument("--pace", type=float, default=1.0, help="the server's --pace (default 1)")
     parser.add_argument("--think-share", type=float, default=None,
