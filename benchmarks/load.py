@@ -1,8 +1,9 @@
 """Load test of the game server: N simulated players over HTTP against a real `dizhu serve`.
 
     python benchmarks/load.py [--players 50] [--rounds 3] [--think 0.5] [--variant both]
-                              [--level normal] [--workers N] [--sync full] [--pace 1]
-                              [--greedy 0] [--greedy-seconds 40] [--think-share F] [--url http://host:port]
+                              [--level normal] [--workers N] [--quick-workers N] [--sync full] [--pace 1]
+                              [--greedy 0] [--greedy-seconds 40] [--think-share F] [--client-nice 0]
+                              [--url http://host:port]
 
 Starts `dizhu serve` on a temporary data directory (unless --url names a running server),
 then runs --players concurrent players, each from its own loopback address (127.0.1.N), as
@@ -11,8 +12,15 @@ default) and plays --rounds complete rounds: before each move it reads its view 
 reloading client would), waits a think time drawn uniformly from [0, 2 x --think] seconds,
 and acts with a random legal action; after a round, "another round".
 
-The simulated clients lower their own CPU priority (--client-nice, default 5) once the server
-is up: real clients run on other machines, so their CPU is not the server's to lose.
+The simulated clients run in a process of their own, in a session of their own, --client-nice
+(default 0) below the server's CPU priority.  The session matters on Linux: with autogroups
+(/proc/sys/kernel/sched_autogroup_enabled), the scheduler shares the CPU between sessions first
+and a process's nice orders it only inside its own session, so the clients lower their
+session's autogroup (/proc/self/autogroup) by the same amount.  (The default used to be a plain
+nice +5, which did nothing against the server, started in a session of its own: the
+clients were in fact at the server's priority, as they are now by default.)  A lower priority
+measures the server better on a machine of its own, but when other work shares the machine the
+clients then wait for the CPU themselves and time their own waiting (docs/SERVER.md, "Speed").
 
 --greedy N adds one greedy client (address 127.0.0.2, a process of its own) that keeps N super-hard games on
 auto-play at once for --greedy-seconds, retrying whenever it is told to wait (429).
@@ -169,6 +177,8 @@ def server_options(args: argparse.Namespace) -> list[str]:
     options = ["--sync", args.sync, "--pace", str(args.pace)]
     if args.think_share is not None:
         options += ["--think-share", str(args.think_share)]
+    if args.quick_workers is not None:
+        options += ["--quick-workers", str(args.quick_workers)]
     return options + (["--workers", str(args.workers)] if args.workers is not None else [])
 
 
@@ -190,11 +200,36 @@ async def run_greedy(url: str, games: int, seconds: float) -> Stats:
     return stats
 
 
+def lower_priority(nice: int) -> str:
+    """Put this process (and the clients it starts) ``nice`` below the server; says how."""
+    if nice <= 0:
+        return "clients at the server's priority"
+    os.setsid()  # a session of its own: its autogroup holds only the clients
+    how = f"clients at nice +{nice}"
+    try:
+        Path("/proc/self/autogroup").write_text(str(nice))
+        how += f", in a session whose autogroup is at nice +{nice}"
+    except OSError:  # no autogroups here: the plain nice is enough
+        pass
+    os.nice(nice)
+    return how
+
+
 def greedy_process(conn, url: str, games: int, seconds: float) -> None:
     """The greedy client in a process of its own, as it would be on another machine: its
     fifty games' answers must not delay the measuring of the players' (one event loop)."""
     stats = asyncio.run(run_greedy(url, games, seconds))
     conn.send((stats.greedy_games, stats.greedy_moves, stats.greedy_refused))
+    conn.close()
+
+
+def clients_process(conn, args: argparse.Namespace, url: str) -> None:
+    """The players (and the greedy client's process, started from here) at --client-nice below
+    the server; sends back their stats, this process's CPU seconds and how it was placed."""
+    how = lower_priority(args.client_nice)
+    before = time.process_time()
+    stats = asyncio.run(run(args, url))
+    conn.send((stats, time.process_time() - before, how))
     conn.close()
 
 
@@ -231,6 +266,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_player_options(parser)
     parser.add_argument("--workers", type=int, default=None, help="bot worker processes for the server")
+    parser.add_argument("--quick-workers", type=int, default=None,
+                        help="the server's --quick-workers (default: the server's own)")
     parser.add_argument("--sync", choices=["full", "normal"], default="full", help="the server's --sync")
     parser.add_argument("--pace", type=float, default=1.0, help="the server's --pace (default 1)")
     parser.add_argument("--think-share", type=float, default=None,
@@ -239,9 +276,10 @@ def main() -> int:
                         help="super-hard games a greedy client keeps on auto-play (default 0: none)")
     parser.add_argument("--greedy-seconds", type=float, default=40.0, help="how long it keeps at it")
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
-    parser.add_argument("--client-nice", type=int, default=5,
-                        help="lower the simulated clients' own CPU priority by this much once the server "
-                             "is up (default 5): real clients run on other machines, not on the server's cores")
+    parser.add_argument("--client-nice", type=int, default=0,
+                        help="run the simulated clients this much below the server's CPU priority, in a "
+                             "session of their own (default 0): real clients run on other machines, not on "
+                             "the server's cores")
     args = parser.parse_args()
 
     data_dir = Path(tempfile.mkdtemp(prefix="dizhu-load-"))
@@ -253,13 +291,17 @@ def main() -> int:
         else:
             process, url = start_server(data_dir, server_options(args), (data_dir / "server.log").open("wb"))
         server_before = cpu_seconds(process.pid) if process else None
-        if args.client_nice:
-            os.nice(args.client_nice)
-        own_before = time.process_time()
         start = time.perf_counter()
-        stats = asyncio.run(run(args, url))
+        context = multiprocessing.get_context("spawn")
+        receiver, sender = context.Pipe(duplex=False)
+        clients = context.Process(target=clients_process, args=(sender, args, url))
+        clients.start()
+        sender.close()
+        try:
+            stats, own_cpu, priority = receiver.recv()
+        finally:
+            clients.join(30)
         elapsed = time.perf_counter() - start
-        own_cpu = time.process_time() - own_before
         server_cpu = None
         if process is not None and server_before is not None:
             after = cpu_seconds(process.pid)
@@ -278,7 +320,7 @@ def main() -> int:
     print(f"dizhu load test: {args.players} players x {args.rounds} rounds ({args.variant}), {args.level}-level "
           f"computers, think time mean {args.think:.2f} s, server --sync {args.sync}"
           + (f", --workers {args.workers}" if args.workers is not None else "")
-          + f", {os.cpu_count()} CPUs, clients at nice +{args.client_nice} over the server")
+          + f", {os.cpu_count()} CPUs, {priority}")
     print(f"  {stats.rounds} rounds finished, {stats.requests} requests in {elapsed:.1f} s = "
           f"{stats.requests / elapsed:.1f} requests/s, errors: {stats.errors}")
     for sample in stats.error_samples:

@@ -72,6 +72,13 @@ def _count(text: str) -> int:
     return value
 
 
+def _at_least_one(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
 def _non_negative(text: str) -> float:
     value = float(text)
     if not value >= 0:
@@ -113,6 +120,9 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                        help="processes that run the searching computer players (default: one per CPU "
                        "but one; normal and intermediate have a process of their own; "
                        "0 runs them on threads inside the server, for debugging)")
+    serve.add_argument("--quick-workers", type=_at_least_one, default=default("quick_workers"), metavar="N",
+                       help="processes that run normal and intermediate, the fallback moves and the hints "
+                       "of those levels (default: %(default)s)")
     serve.add_argument("--bot-budget", type=_positive, default=default("bot_budget"), metavar="SECONDS",
                        help="thinking time per computer decision (default: each level's own)")
     serve.add_argument("--retention-days", type=_positive, default=default("retention_days"), metavar="DAYS",

@@ -8,14 +8,17 @@ import logging
 import os
 import signal
 import time
+from pathlib import Path
 
 import httpx
+import pytest
 
+from dizhu.cli import build_parser, serve_settings
 from dizhu.game import Round
-from dizhu.web import Settings, create_app
+from dizhu.web import Settings, create_app, worker
 from dizhu.web.botpool import BotRunner, _Lane
 
-from . import botfuncs
+from . import botfuncs, support
 
 
 class _FakeSlot:
@@ -179,3 +182,27 @@ def test_a_search_is_charged_its_public_cap_not_the_time_it_took():
         bots.close()
     assert bots.shares.used("slow") == bots.shares.used("fast") == 0.36
     assert bots.shares.used("quick") == 0.0  # levels that do not search are not charged
+
+
+def test_quick_workers_are_checked_and_started():
+    assert serve_settings(build_parser().parse_args(["serve", "--quick-workers", "3"])).quick_workers == 3
+    assert serve_settings(build_parser().parse_args(["serve"])).quick_workers == Settings().quick_workers
+    for bad in ("0", "-1", "x"):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["serve", "--quick-workers", bad])
+
+
+def test_a_server_with_two_quick_workers_starts_both(tmp_path):
+    server = support.Server(tmp_path, tmp_path / "server.log", ["--quick-workers", "2"])
+    try:
+        nicenesses = [_niceness(pid) for pid in server.children()]
+        assert nicenesses.count(worker.WORKER_NICENESS["quick"]) == 2, nicenesses
+        assert nicenesses.count(worker.WORKER_NICENESS["deep"]) == 1, nicenesses  # support's --workers 1
+        created = server.http.post("/api/games", json={"variant": "classic", "level": "normal"})
+        assert created.status_code == 201, created.text
+    finally:
+        server.stop()
+
+
+def _niceness(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
