@@ -35,7 +35,11 @@ def module(name: str) -> str:
 
 
 def translations(language: str) -> dict[str, str]:
-    return json.loads((I18N / f"{language}.json").read_text(encoding="utf-8"))
+    """A language's words: its first load's dictionary and the parts of the screens loaded later."""
+    words = json.loads((I18N / f"{language}.json").read_text(encoding="utf-8"))
+    for part in sorted(I18N.glob(f"*/{language}.json")):
+        words.update(json.loads(part.read_text(encoding="utf-8")))
+    return words
 
 
 class Table:
