@@ -110,9 +110,9 @@ def test_a_throw_in_is_said_without_hiding_the_prompt(make_table):
 
 
 DUEL_PROMPTS = """async (language) => {
-  const { setLanguage } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'i18n.js'));
-  const { foldEvents } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'tablestate.js'));
-  const { promptParts } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'status.js'));
+  const { setLanguage } = await import(new URL('i18n.js', document.querySelector('script[type=module]').src));
+  const { foldEvents } = await import(new URL('tablestate.js', document.querySelector('script[type=module]').src));
+  const { promptParts } = await import(new URL('status.js', document.querySelector('script[type=module]').src));
   await setLanguage(language);
   const deal = (first) => ({ type: 'deal', first, hand_sizes: [17, 17] });
   const text = (evs) => promptParts(foldEvents({ rules: { players: 2, bidding: 'rob', handicap: true, deck_counts: [0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1], undealt: 9 }, me: 0 }, evs), true, null).map((p) => (typeof p === 'string' ? p : p.textContent)).join('');

@@ -113,7 +113,7 @@ def test_the_deal_flies_in_and_the_guide_comes_once(make_table):
     assert box["y"] >= 0 and box["y"] + box["height"] <= 640 and box["x"] >= 0 and box["x"] + box["width"] <= 360
     for button in page.locator("#coach .btn").all():
         b = button.bounding_box()
-        assert b["height"] >= 40 and b["width"] >= 40
+        assert b["height"] >= 44 and b["width"] >= 44
     assert page.inner_text("#coach-text") == words["coach.hand"]
     assert page.evaluate("document.getElementById('hand').classList.contains('coach-target')")
     page.click("[data-ctl=coach-next]")
