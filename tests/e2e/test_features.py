@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .e2e_support import PHONE_PORTRAIT, module, translations
+from .e2e_support import PHONE_PORTRAIT, deal_where_i_bid_first, module, translations
 from .test_layout import become_landlord
 
 PHONE = {"width": 390, "height": 844}
@@ -150,19 +150,14 @@ def ids_for(hand: list[int], notation: str) -> list[int]:
 def test_hint_cycles_through_alternatives_and_degrades_to_one(make_table):
     table = make_table(WIDE).open()
     page = table.page
-    table.start("classic")
+    # A fixed deal the player bids first in: bid 3, the landlord leads, and any single is a play
+    # (a random deal could make them a farmer facing a trick only one play beats).
+    table.start_deal(deal_where_i_bid_first())
     table.to_my_play_turn()
-    # A farmer may first face a trick only a bomb beats: play on until three different plays are open.
-    for _ in range(30):
-        plays = legal_plays(page)
-        options = sorted({p for p in plays if len(p) == 6}, key=lambda p: NOTATION.index(p[5]))[:3]  # single cards
-        if len(options) < 3:
-            options = plays[:3]
-        if len(options) == 3:
-            break
-        with table.progressing():
-            table.play_turn()
-        assert table.wait_turn_or_over() == "playing", "the round ended before three plays were open"
+    assert not table.visible("pass")  # leading
+    singles = {p for p in legal_plays(page) if len(p) == 6}
+    options = sorted(singles, key=lambda p: NOTATION.index(p[5]))[:3]
+    assert len(options) == 3, singles
     hand = table.hand_ids()
     alternatives = [{"action": a, "cards": ids_for(hand, a[5:]), "reason": None} for a in options]
     asked = []
