@@ -68,6 +68,9 @@ def test_the_review_in_japanese_on_a_phone(make_table):
     # Its words and styles come with review.js (i18n/review/, review.css); a language chosen while
     # it is open brings that language's part.
     assert table.page.eval_on_selector("#review", "el => getComputedStyle(el).paddingLeft") == "10px"
+    for mark in table.page.locator("#review .review-mark").all():  # big enough for a finger
+        box = mark.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
     for language in ["zh-Hans", "zh-Hant", "en"]:
         table.page.evaluate(f"async (code) => (await {module('i18n.js')}).setLanguage(code)", language)
         table.wait(f"html[lang={language}]")
