@@ -564,7 +564,7 @@ async function boot() {
   });
 
   document.body.classList.remove('loading');
-  if (!savedGame()) theTable(); // made while the start screen is read (resume() waits for it)
+  if (!savedGame()) theTable().catch(() => { /* tried again when a table is needed */ }); // made while the start screen is read
   const resumed = await resume();
   if (!resumed) showScreen('start');
   await startPuzzles();
