@@ -3,9 +3,9 @@
     .venv/bin/python tools/screenshots.py [--sizes 390x844,1366x768] [--languages en,ja]
 
 Starts a `dizhu serve` on loopback and, for each size and language, saves to
-artifacts/screenshots/<size>-<language>-<state>.png: the start screen, the table while
-bidding, the table in play, the menu, and the results of a round (played by Auto), plus the
-duel table in play.
+artifacts/screenshots/<size>-<language>-<state>.png: the start screen, the rules, the
+puzzles' list, the table while bidding, the table in play, the menu, and the results of a
+round (played by Auto), plus the duel table in play.
 """
 
 from __future__ import annotations
@@ -46,6 +46,16 @@ def shoot(browser, url: str, size: str, language: str) -> None:
     page.goto(url)
     page.wait_for_selector("body[data-ready][data-screen=start]")
     page.screenshot(path=name("start"))
+    # The screens whose styles and words load with their module: the rules and the puzzles' list.
+    page.click("#start-rules-btn")
+    page.wait_for_selector("#rules-dialog[open] #rules-about")
+    page.screenshot(path=name("rules"))
+    page.keyboard.press("Escape")
+    page.click("#puzzles-btn")
+    page.wait_for_selector("body[data-screen=puzzles][data-puzzle=list]")
+    page.screenshot(path=name("puzzles"))
+    page.click("#pz-back")
+    page.wait_for_selector("body[data-screen=start]")
     page.check("input[name=variant][value=classic]")
     page.click("#start-btn")
     page.wait_for_selector("body[data-turn=me], body[data-phase=over]", timeout=60_000)

@@ -34,8 +34,21 @@ def module(name: str) -> str:
     return f"import(new URL('{name}', document.querySelector('script[type=module]').src))"
 
 
+def deal_where_i_bid_first(variant: str = "classic", first: int = 0) -> str:
+    """A fixed deal code whose first bidder is the player (seat 0; or ``first``): bidding 3 (or
+    calling, in the duel) at once makes them the landlord, to lead. Tests start from it rather
+    than from a random deal whose first turn may offer a single legal play."""
+    from dizhu.game.deal import deal_cards
+
+    return next(code for code in (f"{variant}-e2e-{n}" for n in range(100)) if deal_cards(code).first == first)
+
+
 def translations(language: str) -> dict[str, str]:
-    return json.loads((I18N / f"{language}.json").read_text(encoding="utf-8"))
+    """A language's words: its first load's dictionary and the parts of the screens loaded later."""
+    words = json.loads((I18N / f"{language}.json").read_text(encoding="utf-8"))
+    for part in sorted(I18N.glob(f"*/{language}.json")):
+        words.update(json.loads(part.read_text(encoding="utf-8")))
+    return words
 
 
 class Table:
@@ -72,6 +85,14 @@ class Table:
         self.page.check(f"input[name=variant][value={variant}]")
         self.page.check(f"input[name=level][value={level}]")
         self.page.click("#start-btn")
+        self.wait("body[data-screen=table]")
+
+    def start_deal(self, code: str, level: str = "normal") -> None:
+        """Start the deal ``code`` from the start screen's deal form."""
+        self.wait("body[data-screen=start]")
+        self.page.check(f"input[name=level][value={level}]")
+        self.page.fill("#deal-input", code)
+        self.page.click("#deal-btn")
         self.wait("body[data-screen=table]")
 
     def shot(self, name: str) -> Path:

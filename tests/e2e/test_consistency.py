@@ -13,7 +13,7 @@ import pytest
 from .e2e_support import DESKTOP, translations
 
 FOLD_VS_SERVER = """async () => {
-  const { foldEvents, currentMultiplier } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'tablestate.js'));
+  const { foldEvents, currentMultiplier } = await import(new URL('tablestate.js', document.querySelector('script[type=module]').src));
   const saved = JSON.parse(localStorage.getItem('dizhu.game'));
   const response = await fetch(`/api/games/${saved.gameId}?since=0`, { headers: { Authorization: `Bearer ${saved.token}` } });
   const view = await response.json();
@@ -62,7 +62,7 @@ def test_the_table_fold_agrees_with_the_server_all_round(make_table, variant):
 
 
 SETTLE_MATCH_OVER = """async () => {
-  const { renderSettlement } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'settlement.js'));
+  const { renderSettlement } = await import(new URL('settlement.js', document.querySelector('script[type=module]').src));
   const body = document.createElement('div');
   const view = { variant: 'classic', level: 'normal', match_over: true, winners: [1, 2],
                  totals: [-62, 31, 31], target: 30 };

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .e2e_support import PHONE_PORTRAIT, module, translations
+from .e2e_support import PHONE_PORTRAIT, deal_where_i_bid_first, module, translations
 from .test_layout import become_landlord
 
 PHONE = {"width": 390, "height": 844}
@@ -113,7 +113,7 @@ def test_the_deal_flies_in_and_the_guide_comes_once(make_table):
     assert box["y"] >= 0 and box["y"] + box["height"] <= 640 and box["x"] >= 0 and box["x"] + box["width"] <= 360
     for button in page.locator("#coach .btn").all():
         b = button.bounding_box()
-        assert b["height"] >= 40 and b["width"] >= 40
+        assert b["height"] >= 44 and b["width"] >= 44
     assert page.inner_text("#coach-text") == words["coach.hand"]
     assert page.evaluate("document.getElementById('hand').classList.contains('coach-target')")
     page.click("[data-ctl=coach-next]")
@@ -150,13 +150,15 @@ def ids_for(hand: list[int], notation: str) -> list[int]:
 def test_hint_cycles_through_alternatives_and_degrades_to_one(make_table):
     table = make_table(WIDE).open()
     page = table.page
-    table.start("classic")
+    # A fixed deal the player bids first in: bid 3, the landlord leads, and any single is a play
+    # (a random deal could make them a farmer facing a trick only one play beats).
+    table.start_deal(deal_where_i_bid_first())
     table.to_my_play_turn()
+    assert not table.visible("pass")  # leading
+    singles = {p for p in legal_plays(page) if len(p) == 6}
+    options = sorted(singles, key=lambda p: NOTATION.index(p[5]))[:3]
+    assert len(options) == 3, singles
     hand = table.hand_ids()
-    # The server's answer is stood in for, so three singles of the hand will do whatever the deal: the
-    # table cycles through what it is given (17 cards or more hold at least five ranks).
-    ranks = sorted({rank_of(c) for c in hand})[:3]
-    options = [f"play {NOTATION[r]}" for r in ranks]
     alternatives = [{"action": a, "cards": ids_for(hand, a[5:]), "reason": None} for a in options]
     asked = []
 

@@ -101,8 +101,8 @@ def test_every_icon_is_drawn_and_named(make_table):
 
 
 COUNTS = """async (language) => {
-  const { setLanguage, t } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'i18n.js'));
-  const { hintParts } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'format.js'));
+  const { setLanguage, t } = await import(new URL('i18n.js', document.querySelector('script[type=module]').src));
+  const { hintParts } = await import(new URL('format.js', document.querySelector('script[type=module]').src));
   await setLanguage(language);
   const words = (parts) => parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
   return {

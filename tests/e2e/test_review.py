@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, module, translations
 
 REVIEW_TIMEOUT = 120_000  # the server reviews each decision at the search's default budget
 
@@ -65,3 +65,15 @@ def test_the_review_in_japanese_on_a_phone(make_table):
     panel = table.page.locator("#review").bounding_box()
     assert panel["width"] <= PHONE_PORTRAIT["width"]
     table.shot("phone-ja-review")
+    # Its words and styles come with review.js (i18n/review/, review.css); a language chosen while
+    # it is open brings that language's part.
+    assert table.page.eval_on_selector("#review", "el => getComputedStyle(el).paddingLeft") == "10px"
+    for mark in table.page.locator("#review .review-mark").all():  # big enough for a finger
+        box = mark.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    for language in ["zh-Hans", "zh-Hant", "en"]:
+        table.page.evaluate(f"async (code) => (await {module('i18n.js')}).setLanguage(code)", language)
+        table.wait(f"html[lang={language}]")
+        words = translations(language)
+        assert table.text("#review-title") == words["review.title"]
+        assert words["review.made"] in table.text("#review .review-detail")

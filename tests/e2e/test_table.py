@@ -47,10 +47,10 @@ def test_the_totals_change_only_once_the_last_move_is_shown(make_table):
 
 
 PLAY_ON_THE_TABLE = """async () => {
-  const { foldEvents } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'tablestate.js'));
-  const { renderTable } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'table.js'));
-  const { promptParts } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'status.js'));
-  const { describeEvent, reasonParts } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'format.js'));
+  const { foldEvents } = await import(new URL('tablestate.js', document.querySelector('script[type=module]').src));
+  const { renderTable } = await import(new URL('table.js', document.querySelector('script[type=module]').src));
+  const { promptParts } = await import(new URL('status.js', document.querySelector('script[type=module]').src));
+  const { describeEvent, reasonParts } = await import(new URL('format.js', document.querySelector('script[type=module]').src));
   // Mei leads 3 J J J (the engine writes it 3JJJ), then 8 K K K comes up to beat.
   const events = [
     { type: 'deal', first: 1, hand_sizes: [17, 17, 17] },
@@ -85,8 +85,8 @@ def test_plays_read_body_first_then_kickers(make_table):
 
 
 JOKERS_SMALL = """async () => {
-  const { cardRow } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'cardview.js'));
-  const { renderCounter } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'counter.js'));
+  const { cardRow } = await import(new URL('cardview.js', document.querySelector('script[type=module]').src));
+  const { renderCounter } = await import(new URL('counter.js', document.querySelector('script[type=module]').src));
   const row = cardRow([52, 53], 'play-row');
   row.classList.add('zone');
   document.body.append(row);
@@ -117,8 +117,8 @@ def test_small_rows_tell_the_jokers_apart_by_shape(make_table):
 
 
 PASS_AGAIN = """async () => {
-  const { emptyState, applyEvent } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'tablestate.js'));
-  const { renderTable } = await import(document.querySelector('script[type=module]').src.replace('main.js', 'table.js'));
+  const { emptyState, applyEvent } = await import(new URL('tablestate.js', document.querySelector('script[type=module]').src));
+  const { renderTable } = await import(new URL('table.js', document.querySelector('script[type=module]').src));
   const ds = emptyState({ rules: { players: 3, bidding: 'points', handicap: false, deck_counts: [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1], undealt: 0 }, me: 0 });
   const view = { level: 'normal', totals: [0, 0, 0], round_number: 1 };
   const show = (ev) => { applyEvent(ds, ev); renderTable({ view, ds, thinking: null, handCount: 17 }); };

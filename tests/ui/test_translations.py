@@ -3,7 +3,9 @@
 Checks the engine's reason codes (dizhu.REASONS), the hint's reason keys
 (HINT_REASONS), the kinds of play, levels and multiplier sources, and every
 key the UI's code and markup name; and that each translation uses only the
-{parameters} its message actually receives.
+{parameters} its message actually receives. A language's words are its first
+load's dictionary (i18n/<language>.json) plus the parts that screens loaded on
+demand fetch with their module (i18n/<part>/<language>.json).
 """
 
 from __future__ import annotations
@@ -21,10 +23,20 @@ from dizhu.bots.reasons import HINT_REASONS
 
 STATIC = Path(dizhu.__file__).resolve().parent / "web" / "static"
 LANGUAGES = ["en", "ja", "zh-Hans", "zh-Hant"]
+# Each dictionary part and the module that loads it (usePart) with its screen.
+PARTS = {"puzzle": "puzzles.js", "review": "review.js", "rules": "rules.js"}
+
+
+def read(path: Path) -> dict[str, str]:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def load(language: str) -> dict[str, str]:
-    return json.loads((STATIC / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+    """All of a language's words: the first load's and every part's."""
+    words = read(STATIC / "i18n" / f"{language}.json")
+    for part in PARTS:
+        words.update(read(STATIC / "i18n" / part / f"{language}.json"))
+    return words
 
 
 def fields(template: str) -> set[str]:
@@ -46,6 +58,26 @@ def used_keys() -> set[str]:
             if literal.split(".", 1)[0] in groups and not literal.endswith((".js", ".json")):
                 keys.add(literal)
     return keys
+
+
+def test_the_first_load_has_the_words_of_the_first_load_s_modules_and_parts_are_apart():
+    # What index.html and any module not loading a part says (quoted, even as the start of a
+    # template) must be in the first load's dictionary; a part's words are its module's alone.
+    for language in LANGUAGES:
+        first = read(STATIC / "i18n" / f"{language}.json")
+        parts = {part: read(STATIC / "i18n" / part / f"{language}.json") for part in PARTS}
+        for part, words in parts.items():
+            assert len(words) > 10 and not set(words) & set(first), (language, part)
+            assert all(key.startswith(f"{part}.") for key in words), (language, part)
+        named = set(re.findall(r'data-i18n(?:-aria|-title|-placeholder)?="([^"]+)"',
+                               (STATIC / "index.html").read_text()))
+        for path in (STATIC / "js").glob("*.js"):
+            if path.name in PARTS.values():
+                continue
+            for part in PARTS:
+                named |= set(re.findall(rf"['\"`]({part}\.[^'\"`]*)['\"`]", path.read_text()))
+        named = {key for key in named if not key.endswith((".js", ".json", ".css"))}
+        assert named and not sorted(key for key in named if key not in first), language
 
 
 def test_every_language_has_the_same_keys_and_no_empty_text(dicts):

@@ -143,3 +143,18 @@ def test_the_page_s_style_sheets_come_as_one_and_the_first_script_s_imports_firs
     (static / "css" / "b.css").write_text(".b { color: green; }\n")
     version = version_of(client.get("/").text)
     assert "color: green" in client.get(f"/v/{version}/css/bundle.css").text
+
+
+def test_modules_for_later_come_after_the_first_screen_s_at_low_priority_with_their_imports(site):
+    client, static = site
+    (static / "js" / "later.js").write_text("import { x } from './more.js';\nimport { d } from './deep.js';\n")
+    (static / "js" / "deep.js").write_text("export const d = 4;")
+    (static / "index.html").write_text(
+        '<!doctype html><html><head>\n<link rel="modulepreload" href="js/later.js" fetchpriority="low">\n'
+        '<script type="module" src="js/main.js"></script>\n</head><body></body></html>')
+    page = client.get("/").text
+    hints = re.findall(r'rel="modulepreload" href="/v/[0-9a-f]+/([^"]+)"( fetchpriority="low")?', page)
+    # main.js's import first and at the usual priority; then the later module and what it alone
+    # imports, low; more.js, already asked for, not twice.
+    assert hints == [("js/more.js", ""), ("js/later.js", ' fetchpriority="low"'), ("js/deep.js", ' fetchpriority="low"')]
+    assert page.index("js/main.js") < page.index("js/later.js")

@@ -9,7 +9,10 @@ and a new module needs no list kept by hand. The page also asks for every
 script it imports, directly or not, at once (``modulepreload``: the static
 ``import … from './x.js'`` lines, followed from the page's module scripts)
 instead of one import wave after another; a module loaded with ``import()``
-when it is needed stays out of the first load.
+when it is needed stays out of the first load. A module the page itself preloads
+at low priority (``<link rel="modulepreload" href="…" fetchpriority="low">``: code
+the first screen does not need but the next one will) has its imports preloaded
+the same way, after the first screen's.
 
 The page's style sheets are served as one (``<folder>/bundle.css``, made of them in
 the page's order, under the same versioned prefix): on HTTP/1.1 a browser opens at
@@ -49,6 +52,7 @@ _COMPRESSIBLE = ("text/", "application/json", "image/svg+xml", "application/mani
 # A reference in index.html to a file of ours: relative, not a fragment, scheme or absolute path.
 _REFERENCE = re.compile(r'\b(href|src)="(?![a-z]+:|/|#)([^"]+)"')
 _MODULE_SCRIPT = re.compile(r'<script type="module" src="([^"]+)"')
+_LATER_MODULE = re.compile(r'[ \t]*<link rel="modulepreload" href="(?![a-z]+:|/|#)([^"]+)" fetchpriority="low">[ \t]*\n?')
 # A style sheet of ours, one per line (the page's own markup): these are served as one file.
 _STYLESHEET = re.compile(r'^[ \t]*<link rel="stylesheet" href="(?![a-z]+:|/|#)([^"]+\.css)">[ \t]*\n?', re.MULTILINE)
 BUNDLE = "bundle.css"
@@ -205,12 +209,17 @@ class UIAssets:
     @staticmethod
     def _rewrite(html: str, version: str, sources: dict[str, bytes]) -> str:
         """Point the page's references at the versioned prefix; ask for every module the
-        page's scripts import up front (they would otherwise come one import wave at a time)."""
+        page's scripts import up front (they would otherwise come one import wave at a time),
+        and for those its low-priority module hints import, at low priority, after them."""
         prefix = f"/{VERSION_PREFIX}/{version}/"
         entries = _MODULE_SCRIPT.findall(html)
+        later = _LATER_MODULE.findall(html)
+        first = static_imports(entries, sources)
+        html = _LATER_MODULE.sub("", html)  # asked for again below, after the first screen's modules
         html = _REFERENCE.sub(lambda m: f'{m.group(1)}="{prefix}{m.group(2)}"', html)
-        hints = [f'<link rel="modulepreload" href="{prefix}{name}">'
-                 for name in static_imports(entries, sources) if name not in entries]
+        hints = [f'<link rel="modulepreload" href="{prefix}{name}">' for name in first if name not in entries]
+        hints += [f'<link rel="modulepreload" href="{prefix}{name}" fetchpriority="low">'
+                  for name in static_imports(later, sources) if name not in first]
         return html.replace("</head>", "  " + "\n  ".join(hints) + "\n</head>", 1)
 
     def page(self) -> bytes:

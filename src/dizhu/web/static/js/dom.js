@@ -60,3 +60,27 @@ export const $ = (id) => document.getElementById(id);
 export function choices(name) {
   return [...document.querySelectorAll(`#start-form input[name="${name}"]`)].map((input) => input.value);
 }
+
+const sheets = new Map();
+
+/**
+ * Add the style sheet at `url` (a URL relative to a module: the versioned prefix)
+ * to the page once; resolves when it applies. For the styles of a screen that a
+ * module loaded on demand draws, kept out of the first load's bundle.
+ */
+export function useStyle(url) {
+  const href = String(url);
+  if (!sheets.has(href)) {
+    sheets.set(href, new Promise((resolve, reject) => {
+      const link = h('link', { rel: 'stylesheet', href });
+      link.addEventListener('load', () => resolve(), { once: true });
+      link.addEventListener('error', () => {
+        sheets.delete(href);
+        link.remove();
+        reject(new Error(`cannot load ${href}`));
+      }, { once: true });
+      document.head.append(link);
+    }));
+  }
+  return sheets.get(href);
+}

@@ -2,6 +2,9 @@
 // ("ctl.play", "reason.too_weak") with {param} placeholders. Static markup
 // names its text with data-i18n / data-i18n-aria / data-i18n-title and is
 // refreshed on every language change; dynamic views call t() when they render.
+// The words of a screen most visits never open (the puzzles, the review) are a
+// part of their own, ../i18n/<part>/<language>.json, fetched with its module
+// (usePart) and then with every language chosen later.
 
 export const LANGUAGES = [
   { code: 'en', name: 'English' },
@@ -15,6 +18,7 @@ let current = 'en';
 let dict = {};
 let english = {};
 const cache = new Map();
+const parts = new Set(); // the parts asked for so far (usePart)
 const listeners = new Set();
 
 /** The best supported language for a list of browser language tags. */
@@ -38,18 +42,19 @@ export function isLanguage(code) {
 
 // Relative to this module, so the dictionaries come from the same versioned
 // (immutable) prefix as the scripts.
-function load(code) {
-  if (!cache.has(code)) {
+function load(code, part = null) {
+  const name = part ? `${part}/${code}` : code;
+  if (!cache.has(name)) {
     // High priority: the first screen waits for it, not for the table's modules still coming.
-    cache.set(code, fetch(new URL(`../i18n/${code}.json`, import.meta.url), { priority: 'high' }).then((response) => {
-      if (!response.ok) throw new Error(`cannot load language ${code}`);
+    cache.set(name, fetch(new URL(`../i18n/${name}.json`, import.meta.url), { priority: 'high' }).then((response) => {
+      if (!response.ok) throw new Error(`cannot load language ${name}`);
       return response.json();
     }).catch((err) => {
-      cache.delete(code); // a failed load is tried again next time
+      cache.delete(name); // a failed load is tried again next time
       throw err;
     }));
   }
-  return cache.get(code);
+  return cache.get(name);
 }
 
 /** Start downloading a language's dictionary (setLanguage then finds it on its way). */
@@ -62,7 +67,14 @@ export async function setLanguage(code) {
   if (!isLanguage(code)) code = 'en';
   // Every language has every key (tests/ui/test_translations.py): English, the
   // fallback for a missing one, is not worth a second download.
-  dict = await load(code);
+  const base = await load(code);
+  let wanted;
+  let more;
+  do { // a part asked for meanwhile is fetched too
+    wanted = [...parts];
+    more = await Promise.all(wanted.map((part) => load(code, part)));
+  } while (wanted.length !== parts.size);
+  dict = Object.assign({}, base, ...more);
   english = code === 'en' ? dict : english;
   current = code;
   plurals = new Intl.PluralRules(code);
@@ -70,6 +82,20 @@ export async function setLanguage(code) {
   applyStatic(document);
   document.title = t('app.title');
   for (const fn of listeners) fn(code);
+}
+
+/**
+ * The words of one part of the site (../i18n/<part>/<language>.json) added to the
+ * dictionary: a lazy module awaits this before it renders; a later language change
+ * loads the part with the rest of the new language.
+ */
+export async function usePart(part) {
+  parts.add(part);
+  const code = current;
+  const words = await load(code, part);
+  if (current !== code) return; // the language changed meanwhile: setLanguage took the part in
+  dict = { ...dict, ...words };
+  if (code === 'en') english = dict;
 }
 
 export function language() {

@@ -7,9 +7,6 @@ import { GameApi, ApiError } from './api.js';
 import { LANGUAGES, setLanguage, language, onLanguageChange, t } from './i18n.js';
 import { playerLanguage } from './prefetch.js';
 import { savedGame, saveGame, forgetGame, savedPuzzles, setting, setSetting } from './storage.js';
-import { HandView } from './hand.js';
-import { Controls } from './controls.js';
-import { Game } from './game.js';
 // Loaded when first needed (import()), so the first visit downloads less:
 // the results, the replay and the rules page come after the first round or on request.
 const lazy = {
@@ -22,11 +19,15 @@ const lazy = {
 };
 import { levelName, reasonParts } from './format.js';
 import { cardFace } from './cardview.js';
-import { counterAlwaysShown } from './counter.js';
 
-let game;
-let hand;
-let controls;
+// The table (game.js, hand.js, controls.js and what they import) is not needed to draw the
+// start screen: it loads beside it (index.html asks for its files early, at low priority) and
+// is made by theTable() before the first table is shown. Until then these are null.
+let game = null;
+let hand = null;
+let controls = null;
+let counterAlwaysShown = null; // counter.js's, for the menu
+let tableMade = null; // theTable()'s promise
 let replay = null; // replay.js's Replay, made on first use
 let review = null; // review.js's ReviewPanel, made with the replay on first use
 let coach = null; // coach.js, loaded when the guide is first shown
@@ -40,7 +41,7 @@ function showScreen(name) {
   if ($('puzzle-screen')) $('puzzle-screen').hidden = true; // puzzles.js shows its own screen
   document.body.dataset.screen = name;
   if (name === 'start') refreshStart();
-  if (name === 'table') requestAnimationFrame(() => hand.layout());
+  if (name === 'table') requestAnimationFrame(() => hand.layout()); // shown only once theTable() is done
 }
 
 let toastTimer;
@@ -101,7 +102,7 @@ function refreshStart() {
   button.hidden = !saved;
   if (saved) {
     const info = [t(`variant.${saved.variant}`), levelName(saved.level)];
-    if (game.view && game.view.game_id === saved.gameId) {
+    if (game?.view && game.view.game_id === saved.gameId) {
       info.push(t('table.round', { n: game.view.match_round ?? game.view.round_number }));
     }
     $('continue-info').textContent = info.join(' · ');
@@ -116,7 +117,7 @@ function refreshStart() {
 function matchInProgress() {
   const saved = savedGame();
   if (!saved) return false;
-  if (!game.view || game.view.game_id !== saved.gameId) return true; // not loaded: assume so
+  if (!game?.view || game.view.game_id !== saved.gameId) return true; // not loaded: assume so
   return game.roundInProgress() || (!game.view.match_over && game.view.totals.some((n) => n !== 0));
 }
 
@@ -150,6 +151,7 @@ async function startNewGame({ variant, level, dealCode = null }) {
   }
   $('start-error').textContent = '';
   try {
+    await theTable();
     const { api, view } = await GameApi.create({ variant, level, language: language(), dealCode });
     saveGame({ gameId: api.gameId, token: api.token, variant, level });
     closeDialogs();
@@ -193,7 +195,7 @@ async function resume() {
   if (!saved) return false;
   const api = new GameApi(saved.gameId, saved.token);
   try {
-    const view = await api.view(0);
+    const [view] = await Promise.all([api.view(0), theTable()]);
     showScreen('table');
     await game.begin(api, view);
     return true;
@@ -402,7 +404,7 @@ async function openRules() {
 async function changeLanguage(code) {
   setSetting('language', code);
   await setLanguage(code);
-  if (game.api) game.api.setLanguage(code).catch(() => { /* the table works without it */ });
+  if (game?.api) game.api.setLanguage(code).catch(() => { /* the table works without it */ });
 }
 
 // ---- keyboard: shortcuts on the table when no dialog is open
@@ -456,46 +458,61 @@ function drawLogo() {
   replace($('logo'), [52, 48, 49, 50, 51, 53].map((id) => cardFace(id, 'logo-card')));
 }
 
+/** The table's objects (game, hand, controls), their modules loaded on first use. */
+function theTable() {
+  tableMade ??= Promise.all([import('./hand.js'), import('./controls.js'), import('./game.js'), import('./counter.js')])
+    .then(([{ HandView }, { Controls }, { Game }, counter]) => {
+      counterAlwaysShown = counter.counterAlwaysShown;
+      hand = new HandView($('hand'), { onChange: () => game.selectionChanged(), smart: (id) => game.smartReply(id),
+                                        run: (ids) => game.smartRun(ids) });
+      controls = new Controls($('controls'), $('tools'), {
+        play: () => game.play(),
+        pass: () => game.pass(),
+        hint: () => game.hint(),
+        sort: () => { game.cycleSort(); focusHand(); },
+        bid: (action) => game.bid(action),
+        autoToggle: () => { game.toggleAuto(); focusHand(); },
+        interval: (ms) => { game.setInterval(ms); focusHand(); },
+        results: () => showSettlement(),
+        next: async () => {
+          if (game.view.match_over) await game.newMatch();
+          else await game.anotherRound();
+        },
+      });
+      controls.relabel();
+      game = new Game({
+        hand,
+        controls,
+        // A control that vanished (a bid, Play once the turn is over, New game)
+        // would leave the keyboard on <body>: it goes back to the hand.
+        afterRender: () => {
+          if (!document.activeElement || document.activeElement === document.body) focusHand();
+        },
+        onOver: () => { if (!anyDialogOpen()) showSettlement(); },
+        onLost: gameLost,
+      });
+    })
+    .catch((err) => {
+      tableMade = null; // a failed download is tried again on the next use
+      throw err;
+    });
+  return tableMade;
+}
+
 async function boot() {
   await setLanguage(playerLanguage());
   fillLanguageSelects();
   drawLogo();
-  hand = new HandView($('hand'), { onChange: () => game.selectionChanged(), smart: (id) => game.smartReply(id),
-                                    run: (ids) => game.smartRun(ids) });
-  controls = new Controls($('controls'), $('tools'), {
-    play: () => game.play(),
-    pass: () => game.pass(),
-    hint: () => game.hint(),
-    sort: () => { game.cycleSort(); focusHand(); },
-    bid: (action) => game.bid(action),
-    autoToggle: () => { game.toggleAuto(); focusHand(); },
-    interval: (ms) => { game.setInterval(ms); focusHand(); },
-    results: () => showSettlement(),
-    next: async () => {
-      if (game.view.match_over) await game.newMatch();
-      else await game.anotherRound();
-    },
-  });
-  controls.relabel();
-  game = new Game({
-    hand,
-    controls,
-    // A control that vanished (a bid, Play once the turn is over, New game)
-    // would leave the keyboard on <body>: it goes back to the hand.
-    afterRender: () => {
-      if (!document.activeElement || document.activeElement === document.body) focusHand();
-    },
-    onOver: () => { if (!anyDialogOpen()) showSettlement(); },
-    onLost: gameLost,
-  });
   wireMenu();
 
   onLanguageChange(() => {
     fillLanguageSelects();
     drawLogo();
-    controls.relabel();
-    game.redrawHand(); // card names are spoken in the new language
-    game.render();
+    if (game) {
+      controls.relabel();
+      game.redrawHand(); // card names are spoken in the new language
+      game.render();
+    }
     if ($('rules-dialog').open) openRules();
     if ($('settle-dialog').open) showSettlement();
     if (replay && replay.open) replay.render();
@@ -521,7 +538,7 @@ async function boot() {
   window.addEventListener('hashchange', () => { openDealLink(); });
   $('continue-btn').addEventListener('click', async () => {
     const saved = savedGame();
-    if (game.view && saved && game.view.game_id === saved.gameId) {
+    if (game?.view && saved && game.view.game_id === saved.gameId) {
       showScreen('table');
       await game.refresh();
     } else if (!(await resume())) showScreen('start');
@@ -534,19 +551,20 @@ async function boot() {
     pending = true;
     requestAnimationFrame(() => {
       pending = false;
-      hand.layout();
+      hand?.layout();
     });
   };
   window.addEventListener('resize', relayout);
   window.addEventListener('orientationchange', relayout);
   // Coming back to a tab that another tab may have moved on.
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible' && game.api && game.idle) {
+    if (document.visibilityState === 'visible' && game?.api && game.idle) {
       game.refresh().catch(() => {});
     }
   });
 
   document.body.classList.remove('loading');
+  if (!savedGame()) theTable().catch(() => { /* tried again when a table is needed */ }); // made while the start screen is read
   const resumed = await resume();
   if (!resumed) showScreen('start');
   await startPuzzles();

@@ -5,12 +5,15 @@
 // which puzzles are solved: in localStorage, written after every accepted move,
 // so a reload lands back on the same position.
 
-import { $, h, replace } from './dom.js';
-import { t, onLanguageChange } from './i18n.js';
+import { $, h, replace, useStyle } from './dom.js';
+import { t, onLanguageChange, usePart } from './i18n.js';
 import { idsForNotation, notationOf, rankOf, ranksOfNotation } from './cards.js';
 import { cardFace } from './cardview.js';
 import { playChips, reasonParts } from './format.js';
 import { savedPuzzles, savePuzzles } from './storage.js';
+
+// The screen's words and styles come with this module, not in the first load.
+await Promise.all([usePart('puzzle'), useStyle(new URL('../css/puzzles.css', import.meta.url))]);
 
 const LEVELS = ['easy', 'medium', 'hard', 'expert'];
 

@@ -4,10 +4,13 @@
 // every card face up. The server computes it; this module asks for it, shows
 // the progress, and follows the replay's steps.
 
-import { h, replace } from './dom.js';
+import { h, replace, useStyle } from './dom.js';
 import { lastDealIndex } from './tablestate.js';
 import { actionLabel, hintParts } from './format.js';
-import { language, t } from './i18n.js';
+import { language, t, usePart } from './i18n.js';
+
+// The review's words and styles come with this module, not in the first load.
+await Promise.all([usePart('review'), useStyle(new URL('../css/review.css', import.meta.url))]);
 
 const GRADES = ['good', 'inaccuracy', 'mistake', 'blunder'];
 const POLL_MS = 600;

@@ -1,12 +1,14 @@
 // The rules page. Its structure (sections, the table of the 14 kinds with
 // drawn examples, the keyboard shortcuts) lives here; every word comes from
-// the translation files (keys rules.*), written for this site.
+// the translation files (keys rules.*, i18n/rules/), written for this site.
 
 import { h, replace } from './dom.js';
 import { cardRow } from './cardview.js';
 import { idsForNotation } from './cards.js';
 import { kindName } from './format.js';
-import { t } from './i18n.js';
+import { t, usePart } from './i18n.js';
+
+await usePart('rules'); // the page's words come with this module, not in the first load
 
 // [section key, number of paragraphs]
 const SECTIONS = [
