@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, deal_where_i_bid_first, translations
 
 
 def unrelated_pair(table) -> list[int]:
@@ -19,8 +19,11 @@ def unrelated_pair(table) -> list[int]:
 def test_illegal_play_shows_a_reason_and_keeps_the_cards(make_table):
     table = make_table(PHONE_PORTRAIT).open()
     en = translations("en")
-    table.start("classic", "normal")
+    # The player leads (a fixed deal they bid 3 first in): answering a play, a tap selects a whole
+    # legal reply (smart selection), and the two cards would not stay an illegal pair.
+    table.start_deal(deal_where_i_bid_first())
     table.to_my_play_turn()
+    assert not table.visible("pass")
     before = table.hand_ids()
     pair = unrelated_pair(table)
     for card in pair:
@@ -235,8 +238,11 @@ def test_enter_plays_after_the_menu_sort_or_auto(make_table):
 def test_a_refused_play_is_explained_without_a_failed_request(make_table):
     table = make_table(DESKTOP).open()
     en = translations("en")
-    table.start("classic", "normal")
+    # The player leads (a fixed deal they bid 3 first in): answering a play, a tap selects a whole
+    # legal reply (smart selection), and the two cards would not stay an illegal pair.
+    table.start_deal(deal_where_i_bid_first())
     table.to_my_play_turn()
+    assert not table.visible("pass")
     acts, checks = [], []
     table.page.on("request", lambda r: acts.append(r.url) if r.url.endswith("/act") else None)
     table.page.on("request", lambda r: checks.append(r.url) if r.url.endswith("/check") else None)
