@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import math
 import mimetypes
@@ -22,6 +21,7 @@ from starlette.responses import Response
 
 from ..moves import play_table
 from .assets import UIAssets
+from . import worker
 from .botpool import BotRunner
 from .errors import UI_ROUTE, ApiError, allowed_methods, install_handlers
 from .logs import log_failure
@@ -113,14 +113,6 @@ def _reply(reply: Reply) -> Response:
                     headers=reply.headers)
 
 
-def _freeze_startup_objects() -> None:
-    """Keep what start-up built (the move tables, the imported modules: ~90,000 objects) out of
-    the cyclic garbage collector's way.  A full collection walked them all, 65 ms during which
-    the event loop answered nobody; after ``gc.freeze()`` it takes microseconds."""
-    gc.collect()
-    gc.freeze()
-
-
 def create_app(settings: Settings | None = None, *, bots: BotRunner | None = None) -> FastAPI:
     """A new application.  ``bots`` replaces the bot pool (tests)."""
     settings = settings or Settings()
@@ -137,7 +129,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         starting = asyncio.create_task(runner.start())
         await asyncio.to_thread(play_table)
         await starting
-        _freeze_startup_objects()
+        worker.freeze_startup_objects()
         service = GameService(settings, store, runner, claims=database.claims)
         app.state.service = service
         jobs = [asyncio.create_task(_resume(service, database.resume_every)),

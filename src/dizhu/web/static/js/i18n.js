@@ -2,7 +2,7 @@
 // ("ctl.play", "reason.too_weak") with {param} placeholders. Static markup
 // names its text with data-i18n / data-i18n-aria / data-i18n-title and is
 // refreshed on every language change; dynamic views call t() when they render.
-// The words of a screen most visits never open (the puzzles, the review) are a
+// The words of a screen most visits never open (the puzzles, the review, the rules) are a
 // part of their own, ../i18n/<part>/<language>.json, fetched with its module
 // (usePart) and then with every language chosen later.
 
