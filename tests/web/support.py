@@ -21,7 +21,7 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
-from dizhu.game import Match, Round  # noqa: E402
+from dizhu.game import Match, Round, deal_cards  # noqa: E402
 from dizhu.web import Settings, create_app  # noqa: E402
 from dizhu.web.botpool import BotRunner  # noqa: E402
 
@@ -81,6 +81,11 @@ class Game:
             response = self.act(self.obs["legal_actions"][0])
             assert response.status_code == 200, response.text
         raise AssertionError("the round did not end")
+
+
+def code_with_first_bidder(seat: int, variant: str = "classic") -> str:
+    """A fixed deal code whose first bidder is ``seat``."""
+    return next(code for n in range(100) if deal_cards(code := f"{variant}-pool{n}", 0).first == seat)
 
 
 def new_game(client: TestClient, **body: Any) -> Game:

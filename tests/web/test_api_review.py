@@ -16,7 +16,7 @@ from dizhu.web.botpool import BotRunner
 from dizhu.web.errors import ApiError
 
 from . import botfuncs
-from .support import new_game
+from .support import code_with_first_bidder, new_game
 
 BUDGET = 0.01
 
@@ -124,7 +124,12 @@ def test_one_client_computes_one_review_at_a_time_and_only_so_many(review_settin
 def test_the_game_goes_on_while_its_review_is_computed(review_settings, gate):
     bots = BotRunner(0, 0.01, 30.0, review_fn=botfuncs.gated_review_step)  # quick searches, no pace
     with TestClient(create_app(replace(review_settings, pace=0.0), bots=bots)) as client:
-        game = finished(client, level="super-hard")
+        # The player bids 3 first and so leads: decisions to review, whatever the computers do (a
+        # computer's 3 before the player's turn and only forced passes after left none, and a review
+        # of nothing is done at once).
+        game = new_game(client, level="super-hard", deal_code=code_with_first_bidder(0))
+        assert game.act("bid 3").status_code == 200
+        game.play_out()
         number = game.view["round_number"]
         assert game.post(f"rounds/{number}/review").status_code == 202
         assert game.write("another-round").status_code == 200

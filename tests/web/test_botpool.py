@@ -7,19 +7,14 @@ import time
 
 import pytest
 
-from dizhu.game import deal_cards
 from dizhu.web.botpool import BotRunner
 
 from . import botfuncs
-from .support import async_client, auth, new_game
+from .support import async_client, auth, code_with_first_bidder, new_game
 
 from fastapi.testclient import TestClient
 
 from dizhu.web import create_app
-
-
-def code_with_first_bidder(seat: int, variant: str = "classic") -> str:
-    return next(code for n in range(100) if deal_cards(code := f"{variant}-pool{n}", 0).first == seat)
 
 
 async def create_with_computer_first(c, variant="classic"):
