@@ -16,7 +16,9 @@ import pytest
 from dizhu.cli import build_parser, serve_settings
 from dizhu.game import Round
 from dizhu.web import Settings, create_app, worker
-from dizhu.web.botpool import BotRunner, _Lane
+from dizhu.bots.advice import HINT_BUDGET
+from dizhu.web.botpool import BotRunner, ThinkingShare, _Lane
+from dizhu.web.pacing import PACES
 
 from . import botfuncs, support
 
@@ -182,6 +184,28 @@ def test_a_search_is_charged_its_public_cap_not_the_time_it_took():
         bots.close()
     assert bots.shares.used("slow") == bots.shares.used("fast") == 0.36
     assert bots.shares.used("quick") == 0.0  # levels that do not search are not charged
+
+
+@pytest.mark.parametrize("computers", [2, 1], ids=["classic", "duel"])
+def test_one_game_on_the_fastest_auto_play_stays_within_the_default_share(computers):
+    """The default share refuses a second game on auto-play, never one: on 2 cores (one search
+    worker), the table's fastest interval (0.5 s) against super-hard computers at their quickest
+    pace is charged a hint and the computers' caps per turn, and stays below the share."""
+    now = [0.0]
+    default = ThinkingShare(Settings().think_share, clock=lambda: now[0])
+    pace = PACES["super-hard"]
+    turn = 0.5 + computers * pace.low  # seconds between two auto-play moves, at the quickest
+    charged = HINT_BUDGET + computers * pace.think_limit
+    refused = {1: 0, 2: 0}
+    for _ in range(600):  # 10 to 20 minutes of play
+        for games in (1, 2):
+            client = f"{games} games"
+            for _ in range(games):
+                refused[games] += default.over(client)
+                default.charge(client, charged)
+        now[0] += turn
+    assert refused[1] == 0
+    assert refused[2] > 500  # two games at that speed are over it nearly all the time
 
 
 def test_quick_workers_are_checked_and_started():

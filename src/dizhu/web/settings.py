@@ -84,7 +84,7 @@ class Settings:
     client_thinking: int = 4
     #: The fraction of a deep worker one client address may ask for lately (a half-life
     #: of 5 s; a search is charged its public cap): more answers ``429 too_much_thinking``.
-    think_share: float = 0.75
+    think_share: float = 0.5
     #: Hints one game may ask for: ``hint_burst`` at once, then ``hint_per_minute``.
     hint_per_minute: float = 60.0
     hint_burst: int = 20
