@@ -9,13 +9,14 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 
 - ``frozen-super-hard``: super-hard as of 2026-12-01 (benchmarks/frozen/superhard_2026_12_01);
 - ``rlcard``: DouZero's bundled RLCard rule agent (classic only; see benchmarks/vs_public.py);
-- ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``: the
-  super-hard search with each part of its opponent model on or off, to find what it is worth
+- ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``,
+  ``super-hard-norace``: the super-hard search with one part of it on or off, to find what it is worth
   (same budget and seeds; ``dizhu.bots.search.SearchConfig``): ``full`` reads every other seat
   against the style mixture ``styles.PRIOR`` and weighs the worlds by it; ``nomix`` reads every
   seat as intermediate only (worlds weighed, no style mixture); ``noread`` weighs every world
   alike and draws styles from the prior; ``plain`` neither (every seat rolled out as
-  intermediate in uniform worlds, as the frozen copy does);
+  intermediate in uniform worlds, as the frozen copy does); ``norace`` plays every candidate out in
+  every world, as the frozen copy does, instead of racing the shortlist (``SearchConfig.race``);
 - ``outsider``: a style that is deliberately *not* in the bots' opponent library, to check that
   super-hard is not tuned to the opponents it models: it leads the play of its legal actions
   with the most cards (lowest first among equals), answers an opponent with its *highest*
@@ -46,6 +47,7 @@ ABLATIONS = {
     "super-hard-nomix": {"prior": {"intermediate": 1.0}},
     "super-hard-noread": {"read": False},
     "super-hard-plain": {"prior": {"intermediate": 1.0}, "read": False},
+    "super-hard-norace": {"race": False},
 }
 EXTRA = ("frozen-super-hard", "rlcard", "outsider", *ABLATIONS)
 

@@ -314,6 +314,50 @@ def test_evaluate_scores_the_given_moves_in_order():
     assert search_move(view, random.Random(3), budget=0.05).action != "play R"
 
 
+def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(monkeypatch):
+    import dataclasses
+
+    from dizhu.bots import search
+    from dizhu.bots.view import View
+
+    view = View.of(_blunder_position())
+    moves = [classify("R"), None, classify("J"), classify("8")]
+
+    def play_out(view, root, move, exact, solver, seats, luck):
+        # the big joker and the 8 always lose; pass and J win or lose by the world's luck
+        if move is not None and move.text in ("R", "8"):
+            return -2.0, 100
+        return (1.0 if (luck + (move is not None)) % 3 else -1.0), 100
+
+    monkeypatch.setattr(search, "play_out", play_out)
+    raced = search.evaluate(view, random.Random(3), moves, budget=0.3, race=True)
+    flat = search.evaluate(view, random.Random(3), moves, budget=0.3)
+    assert [e.move for e in raced] == moves
+    assert raced[0].worlds == raced[3].worlds == search.RACE_FROM  # out at the first look
+    assert min(raced[1].worlds, raced[2].worlds) > flat[0].worlds  # their rollouts bought more worlds for the rest
+    assert len({e.worlds for e in flat}) == 1  # without racing every move sees every world
+    assert raced[0].points == flat[0].points == -2.0
+    # the moves that stayed in the race come first, however well a dropped one's few worlds went:
+    # J scores 0 and trails pass and 8, which score 1 in the first worlds and -0.5 after
+    calls = {}
+
+    def fading(view, root, move, *rest):
+        text = "pass" if move is None else move.text
+        calls[text] = calls.get(text, 0) + 1
+        if text in ("J", "R"):
+            return (0.0 if text == "J" else -2.0), 100
+        return (1.0 if calls[text] <= search.RACE_FROM else -0.5), 100
+
+    monkeypatch.setattr(search, "play_out", fading)
+    monkeypatch.setattr(search, "_candidates", lambda ctx: (moves, None))
+    estimates, _ = search.ranked(view, random.Random(3), budget=0.3)
+    assert [e.move.text if e.move else "pass" for e in estimates] == ["pass", "8", "J", "R"]
+    assert estimates[0].points < estimates[2].points == 0.0  # J's few worlds look better than the end
+    plain, _ = search.ranked(view, random.Random(3), budget=0.05,
+                             config=dataclasses.replace(search.SUPER_HARD, race=False))
+    assert len({e.worlds for e in plain}) == 1 and plain[0].move.text == "J"  # flat: J's 0 beats the rest
+
+
 def _replayed(script_deal, script):
     from dizhu.bots.view import View
 

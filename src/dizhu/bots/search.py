@@ -60,6 +60,11 @@ MAX_WORLDS = 200
 WORLD_COST = 25
 #: Solve a world exactly when this few cards remain in all hands together.
 EXACT_CARDS = 9
+#: Racing the shortlist: from this many worlds on (and at each doubling), a candidate that
+#: trails the leader, world by world, by more than ``RACE_Z`` standard errors is played out
+#: no further; its rollouts go to more worlds for the others.
+RACE_FROM = 8
+RACE_Z = 2.0
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,8 @@ class SearchConfig:
     read: bool = True
     #: Solve a world exactly when this few cards remain in all hands together.
     exact_cards: int = EXACT_CARDS
+    #: Race the shortlist (:func:`evaluate`'s ``race``): drop the clearly worse candidates early.
+    race: bool = True
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -249,7 +256,7 @@ def _candidates(ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
 
 def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" = None,
              budget: float | None = None, deadline: float | None = None, *,
-             config: SearchConfig = SUPER_HARD) -> list[Estimate]:
+             config: SearchConfig = SUPER_HARD, race: bool = False) -> list[Estimate]:
     """What each of ``moves`` (None: pass) is worth to the seat of ``view``, in their order.
 
     ``moves`` defaults to the shortlist :func:`search_move` chooses from.  Every move
@@ -259,6 +266,11 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     ``time.monotonic()`` value) stops after the last whole world before it, even
     below ``MIN_WORLDS`` — then the estimates may count no world at all (``worlds == 0``).
     ``config`` says how the other seats are modelled.
+
+    With ``race``, a move that is clearly worse than the leader in the worlds so far
+    (:func:`_trailing`) is no longer played out, so the budget buys more worlds for
+    the moves still in the race; a dropped move's estimate counts fewer worlds.  When
+    one move is left, the search stops: the choice is made.
     """
     if moves is None:
         moves = _candidates(Ctx.of(view))[0]
@@ -267,7 +279,12 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     steps = 0
     totals = [0.0] * len(moves)
     wins = [0.0] * len(moves)
-    weights = 0.0
+    weights = [0.0] * len(moves)
+    counts = [0] * len(moves)
+    active = list(range(len(moves)))
+    seen: list[list[float]] = [[] for _ in moves]  # each move's value in each world (racing)
+    world_weights: list[float] = []
+    next_race = RACE_FROM
     worlds = 0
     me = view.seat
     exact = sum(view.cards_left) <= config.exact_cards
@@ -282,27 +299,63 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
         luck = rng.getrandbits(32)  # the same for every move: equal luck for the normal style
         solver = Solver()  # one transposition table for the moves of this world
         values: list[float] = []
-        for move in moves:
+        for i in active:
             if deadline is not None and time.monotonic() > deadline:
                 break
-            value, used = play_out(view, root, move, exact, solver, seats, luck)
+            value, used = play_out(view, root, moves[i], exact, solver, seats, luck)
             steps += used
             values.append(value)
-        if len(values) < len(moves):
+        if len(values) < len(active):
             break  # the deadline fell inside this world: it does not count
         w = reading.weight
-        for i, value in enumerate(values):
+        for i, value in zip(active, values):
             totals[i] += w * value
             wins[i] += w * (value > 0)
-        weights += w
+            weights[i] += w
+            counts[i] += 1
+            if race:
+                seen[i].append(value)
+        world_weights.append(w)
         worlds += 1
         if worlds >= MAX_WORLDS or (exact and worlds >= 40):
             break
+        if race and worlds >= next_race:
+            next_race *= 2
+            active = _trailing(active, seen, world_weights)  # the active moves were in every world
+            if len(active) == 1:
+                break
         if deadline is not None and time.monotonic() > deadline:
             break
     if not worlds:
         return [Estimate(m, 0.0, 0.0, 0) for m in moves]
-    return [Estimate(m, totals[i] / weights, wins[i] / weights, worlds) for i, m in enumerate(moves)]
+    return [Estimate(m, totals[i] / weights[i], wins[i] / weights[i], counts[i]) for i, m in enumerate(moves)]
+
+
+def _trailing(active: list[int], seen: list[list[float]], weights: list[float]) -> list[int]:
+    """The moves of ``active`` still in the race: all but those whose weighted mean deficit to
+    the leader, world by world (equal luck, so the difference's spread is small), is more than
+    ``RACE_Z`` standard errors below zero.  ``seen[i]`` holds move i's values in the worlds
+    every active move was played in, ``weights`` those worlds' weights.
+
+    >>> _trailing([0, 1, 2], [[1, 1, -1, 1], [-1, -1, -1, -1], [1, -1, -1, 1]], [1.0] * 4)
+    [0, 2]
+    """
+    total = sum(weights)
+    if total <= 0:
+        return active
+    n_eff = total * total / sum(w * w for w in weights)
+    means = {i: sum(w * v for w, v in zip(weights, seen[i])) / total for i in active}
+    leader = max(active, key=lambda i: means[i])
+    kept = []
+    for i in active:
+        if i != leader:
+            diffs = [a - b for a, b in zip(seen[i], seen[leader])]
+            mean = means[i] - means[leader]
+            spread = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs)) / total
+            if mean + RACE_Z * (spread / n_eff) ** 0.5 < 0:
+                continue
+        kept.append(i)
+    return kept
 
 
 def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Solver,
@@ -341,9 +394,11 @@ def ranked(view: View, rng: random.Random, budget: float | None = None,
     candidates, choice = _candidates(Ctx.of(view))
     if len(candidates) == 1:
         return [Estimate(candidates[0], 0.0, 0.0, 0)], choice
-    estimates = evaluate(view, rng, candidates, budget, deadline, config=config)
+    estimates = evaluate(view, rng, candidates, budget, deadline, config=config, race=config.race)
+    most = max(e.worlds for e in estimates)
+    # The moves that stayed in the race first: a dropped one's few worlds may flatter it.
     order = sorted(range(len(candidates)),
-                   key=lambda i: (-estimates[i].points, candidates[i] is not choice, i))
+                   key=lambda i: (estimates[i].worlds < most, -estimates[i].points, candidates[i] is not choice, i))
     return [estimates[i] for i in order], choice
 
 
