@@ -14,9 +14,11 @@ For a decision, the bot
    from its reading, its own later moves by the intermediate policy — or,
    when few cards remain, solves the world exactly (:mod:`dizhu.solve`: points
    with bombs and spring, farmers as a team);
-5. picks the candidate with the best weighted average of points for its side.
+5. races the candidates: one that is clearly behind the leader in the worlds
+   so far is played out no further, and the search ends when one is left;
+6. picks the candidate with the best weighted average of points for its side.
 
-:func:`evaluate` is steps 1-4 for any list of moves (the hint and the review
+:func:`evaluate` is steps 1-4 (and 5 on request) for any list of moves (the hint and the review
 use it); :func:`search_move` is the bot's decision.  The same worlds serve
 every candidate, so candidates are compared on equal luck.  The thinking
 budget is stated in seconds of one core but counted in simulated decisions
