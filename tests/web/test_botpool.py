@@ -133,4 +133,5 @@ def test_the_wait_for_a_worker_counts_against_the_thinking_time():
     asyncio.run(scenario())
     first, second = botfuncs.THINKING_LEFT
     assert 0 < first <= 0.3  # less than 0.3 if the first job waited for its thread on a busy machine
-    assert second <= 0.0  # it waited the first one's 0.3 s in the queue: nothing left
+    # it waited the first one's 0.3 s in the queue: nothing left, but for the moment between the two asks
+    assert second < 0.05
