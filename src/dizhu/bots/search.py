@@ -270,7 +270,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     ``config`` says how the other seats are modelled.
 
     With ``race``, a move that is clearly worse than the leader in the worlds so far
-    (:func:`_trailing`) is no longer played out, so the budget buys more worlds for
+    (:func:`_still_in_race`) is no longer played out, so the budget buys more worlds for
     the moves still in the race; a dropped move's estimate counts fewer worlds.  When
     one move is left, the search stops: the choice is made.
     """
@@ -323,7 +323,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
             break
         if race and worlds >= next_race:
             next_race *= 2
-            active = _trailing(active, seen, world_weights)  # the active moves were in every world
+            active = _still_in_race(active, seen, world_weights)  # the active moves were in every world
             if len(active) == 1:
                 break
         if deadline is not None and time.monotonic() > deadline:
@@ -333,13 +333,13 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     return [Estimate(m, totals[i] / weights[i], wins[i] / weights[i], counts[i]) for i, m in enumerate(moves)]
 
 
-def _trailing(active: list[int], seen: list[list[float]], weights: list[float]) -> list[int]:
+def _still_in_race(active: list[int], seen: list[list[float]], weights: list[float]) -> list[int]:
     """The moves of ``active`` still in the race: all but those whose weighted mean deficit to
     the leader, world by world (equal luck, so the difference's spread is small), is more than
     ``RACE_Z`` standard errors below zero.  ``seen[i]`` holds move i's values in the worlds
     every active move was played in, ``weights`` those worlds' weights.
 
-    >>> _trailing([0, 1, 2], [[1, 1, -1, 1], [-1, -1, -1, -1], [1, -1, -1, 1]], [1.0] * 4)
+    >>> _still_in_race([0, 1, 2], [[1, 1, -1, 1], [-1, -1, -1, -1], [1, -1, -1, 1]], [1.0] * 4)
     [0, 2]
     """
     total = sum(weights)
