@@ -26,8 +26,18 @@ def review_settings(settings):
     return replace(settings, review_budget=BUDGET)
 
 
-def finished(client, **body):
-    game = new_game(client, **body)
+def finished(client, variant="classic", **body):
+    """A finished round the player won the bidding of, so it has choices to review.
+
+    A random deal could leave the player only forced passes, and a review of nothing is done at
+    once: the tests that wait for a running review would then see it done (as CI once did).
+    """
+    game = new_game(client, variant=variant, deal_code=code_with_first_bidder(0, variant), **body)
+    while game.obs["phase"] == "bidding" and game.obs["to_act"] == 0:
+        legal = game.obs["legal_actions"]
+        choice = next(action for action in ("bid 3", "rob", "call", *legal) if action in legal)
+        assert game.act(choice).status_code == 200
+    assert game.obs["landlord"] == 0, game.obs
     game.play_out()
     return game
 
