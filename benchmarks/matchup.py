@@ -17,6 +17,8 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   alike and draws styles from the prior; ``plain`` neither (every seat rolled out as
   intermediate in uniform worlds, as the frozen copy does); ``norace`` plays every candidate out in
   every world, as the frozen copy does, instead of racing the shortlist (``SearchConfig.race``);
+- ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
+  it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
 - ``outsider``: a style that is deliberately *not* in the bots' opponent library, to check that
   super-hard is not tuned to the opponents it models: it leads the play of its legal actions
   with the most cards (lowest first among equals), answers an opponent with its *highest*
@@ -49,7 +51,7 @@ ABLATIONS = {
     "super-hard-plain": {"prior": {"intermediate": 1.0}, "read": False},
     "super-hard-norace": {"race": False},
 }
-EXTRA = ("frozen-super-hard", "rlcard", "outsider", *ABLATIONS)
+EXTRA = ("frozen-super-hard", "rlcard", "outsider", "intermediate-noline", *ABLATIONS)
 
 
 class Outsider:
@@ -78,6 +80,24 @@ class Outsider:
         return "pass"
 
 
+class NoLine:
+    """Intermediate with ``Style(to_the_line=False)`` (the ablation of the duel farmer's line)."""
+
+    def __init__(self, variant: str, seed: Any) -> None:
+        from dizhu.bots import create
+
+        self._bot = create("intermediate", variant, seed=repr(seed))
+
+    def decide(self, obs: dict[str, Any]) -> str:
+        from dizhu.bots.policy import Ctx, Style, intermediate_move
+        from dizhu.bots.view import View
+
+        if obs["phase"] == "bidding":
+            return self._bot.decide(obs)
+        move = intermediate_move(Ctx.of(View.of(obs)), Style(to_the_line=False))[0]
+        return "pass" if move is None else f"play {move.text}"
+
+
 def make_player(original, steps: int | None = None):
     """Players by name; with ``steps``, every searching player gets that many simulated
     decisions per decision (each converts it by its own steps-per-second), so a comparison
@@ -100,6 +120,8 @@ def make_player(original, steps: int | None = None):
             return RLCardPlayer(seed)
         if name == "outsider":
             return Outsider(variant, seed)
+        if name == "intermediate-noline":
+            return NoLine(variant, seed)
         if name in ABLATIONS:
             from dizhu.bots import create
             from dizhu.bots.search import SearchConfig

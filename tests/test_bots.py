@@ -449,6 +449,32 @@ def test_the_cautious_style_keeps_its_two_where_intermediate_spends_it():
     assert move is None and reason == "keep_control" and params["card"] == "2"
 
 
+def test_the_duel_farmer_keeps_its_worst_cards_for_the_handicap_line():
+    """At a line of 2 the farmer need never play its 3 and 5: it plans the rest (2 plays, not
+    4), so it leads its pairs instead of throwing away a lead on a card it could keep, and it
+    counts a reply's cost on what it must still play.  With ``to_the_line`` off, or as the
+    landlord (who plays out), it leads the 3 as before."""
+    from dizhu import parse_cards
+    from dizhu.bots.hands import plays_of
+    from dizhu.bots.policy import Ctx, Style, can_run_out, intermediate_move
+
+    def ctx_of(hand, seat=0, landlord=1, handicap=2, last=None):
+        counts = tuple(parse_cards(hand).counts)
+        unseen = tuple(d - c for d, c in zip(DUEL.deck_counts, counts))
+        return Ctx(counts, seat, 2, landlord, [len(parse_cards(hand)), 15], last, unseen, handicap)
+
+    farmer = ctx_of("3 5 QQ KK")
+    assert plays_of(farmer.to_shed(farmer.hand)) == 2 and farmer.line() == 2
+    assert intermediate_move(farmer)[0].text == "QQ"
+    assert intermediate_move(farmer, Style(to_the_line=False))[0].text == "3"
+    assert intermediate_move(ctx_of("3 5 QQ KK", handicap=0))[0].text == "3"
+    landlord = ctx_of("3 5 QQ KK", landlord=0)
+    assert landlord.line() == 0 and intermediate_move(landlord)[0].text == "3"
+    # a 2 over the landlord's ace leaves QQ and the kept 3 and 5: the rest is one play
+    assert can_run_out(farmer, tuple(parse_cards("3 5 QQ").counts))
+    assert not can_run_out(ctx_of("3 5 QQ KK", handicap=0), tuple(parse_cards("3 5 QQ").counts))
+
+
 def test_the_bomb_happy_style_answers_at_two_extra_plays():
     """delta2_danger runs: EAGER answers a pair with its 2s although that costs two more
     plays (intermediate saves its cards), and the bomb-happy style throws a bomb where

@@ -74,10 +74,10 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
         return key, {"n": ctx.need(owner)}
     kept = [r for r in range(len(after)) if after[r] and not _beaten_single(ctx, r)]
     if ctx.last is None and kept and not is_control(move, ctx):
-        return "keep_control", {"card": rank_name(max(kept)), "n": plays_of(after)}
+        return "keep_control", {"card": rank_name(max(kept)), "n": plays_of(ctx.to_shed(after))}
     if est.worlds:
         return "search", {"rate": round(100 * est.win_chance), "games": est.worlds}
-    return "fewest_plays", {"n": plays_of(after)}
+    return "fewest_plays", {"n": plays_of(ctx.to_shed(after))}
 
 
 def _why_pass(ctx: Ctx) -> tuple[str, dict[str, Any]]:

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from ..cards import CHAIN_TOP, NUM_RANKS, Rank
 
-__all__ = ["Split", "split_counts", "plays_of", "Group"]
+__all__ = ["Split", "split_counts", "plays_of", "to_shed", "Group"]
 
 # plain ints: these index count tuples in the hot loop
 BLACK, RED, TWO = int(Rank.BLACK_JOKER), int(Rank.RED_JOKER), int(Rank.TWO)
@@ -158,3 +158,30 @@ def _best(c: tuple[int, ...], capacity: int) -> tuple[int, int, tuple[int, int, 
         if plays + 1 < best[0] or (plays + 1 == best[0] and weak_left < best[1]):
             best = (plays + 1, weak_left, chain)
     return best
+
+
+@lru_cache(maxsize=100_000)
+def to_shed(c: tuple[int, ...], keep: int) -> tuple[int, ...]:
+    """The cards of ``c`` still to be played when ``keep`` of them may stay in hand at the end.
+
+    The duel farmer wins at the handicap line, so its last ``keep`` cards are never played: it
+    sets aside, one at a time, the card whose absence saves the most plays (then leaves the
+    fewest awkward cards), the lowest among equals.  ``keep`` 0 is the hand itself (memoised).
+
+    >>> hand = (1, 0, 1, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0)  # 3, 5, a pair of queens, of kings
+    >>> plays_of(hand), to_shed(hand, 1)[:3], to_shed(hand, 2)[:3], plays_of(to_shed(hand, 2))
+    (4, (0, 0, 1), (0, 0, 0), 2)
+    """
+    if keep <= 0:
+        return c
+    if sum(c) <= keep:
+        return (0,) * len(c)
+    best: tuple[tuple[int, int], int] | None = None
+    for r, n in enumerate(c):
+        if n:
+            after = c[:r] + (n - 1,) + c[r + 1:]
+            key = (split_counts(after).score, r)
+            if best is None or key < best:
+                best = key
+    r = best[1]
+    return to_shed(c[:r] + (c[r] - 1,) + c[r + 1:], keep - 1)

@@ -20,8 +20,8 @@ from ..combos import Combo, Kind
 from ..moves import play_table
 from ..ranks import RANK_UNITS as _U
 from ..ranks import Rank
-from ..rules import cards_to_win, next_seat, same_side, trick_over
-from .hands import Group, plays_of, split_counts
+from ..rules import cards_to_win, next_seat, same_side, trick_over, win_line
+from .hands import Group, plays_of, split_counts, to_shed
 from .memo import replies
 from .view import View
 
@@ -84,6 +84,15 @@ class Ctx:
 
     def my_need(self) -> int:
         return self.need(self.seat)
+
+    def line(self) -> int:
+        """Cards this seat may still hold when it wins (the duel farmer's handicap; else 0)."""
+        return win_line(self.seat, self.landlord, self.handicap)
+
+    def to_shed(self, hand: tuple[int, ...]) -> tuple[int, ...]:
+        """The part of ``hand`` this seat must play out: the duel farmer keeps its worst
+        ``line()`` cards for the end and plans the rest (:func:`~dizhu.bots.hands.to_shed`)."""
+        return to_shed(hand, self.line())
 
 
 def _combo(key: int) -> Combo:
@@ -151,8 +160,9 @@ def _finishing(ctx: Ctx, moves: tuple[Combo, ...]) -> Combo | None:
 
 
 def can_run_out(ctx: Ctx, after: tuple[int, ...]) -> bool:
-    """Whether, holding ``after`` with the lead, every play but the last is unbeatable."""
-    plays = leads_from_split(after)
+    """Whether, holding ``after`` with the lead, every play but the last is unbeatable
+    (the cards the duel farmer keeps at its line are never played)."""
+    plays = leads_from_split(ctx.to_shed(after))
     if len(plays) <= 1:
         return True
     unseen = ctx.unseen
@@ -193,6 +203,8 @@ class Style:
     lead_many_first: bool = True
     #: when leading, a low single or pair counts this many ranks lower than it is
     lead_small_bonus: int = -4
+    #: the duel farmer plans only the cards above its handicap line, keeping the worst for the end
+    to_the_line: bool = True
 
 
 DEFAULT_STYLE = Style()
@@ -222,7 +234,7 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
     done = _finishing(ctx, moves)
     if done is not None:
         return done, "finish", {}
-    plays = leads_from_split(hand)
+    plays = leads_from_split(ctx.to_shed(hand) if style.to_the_line else hand)
     controls = [p for p in plays if is_control(p, ctx)]
     others = [p for p in plays if p not in controls]
     # two plays left and one of them cannot be beaten: play it, then the other
@@ -277,12 +289,14 @@ def _replies(ctx: Ctx) -> tuple[tuple[Combo, ...], tuple | None]:
 
 
 @lru_cache(maxsize=100_000)
-def _reply_costs(hand: tuple[int, ...], prev: Combo) -> tuple[int, tuple, tuple[Combo, ...]]:
+def _reply_costs(hand: tuple[int, ...], prev: Combo, keep: int) -> tuple[int, tuple, tuple[Combo, ...]]:
     """(plays the hand needs, its ordinary replies to ``prev`` as (extra plays, main rank,
-    reply) cheapest first, its bombs): the same for every style and seat, so memoised."""
-    base = plays_of(hand)
+    reply) cheapest first, its bombs), when ``keep`` cards may stay in hand at the end (the duel
+    farmer's line): the same for every style and seat, so memoised."""
+    base = plays_of(to_shed(hand, keep))
     moves = replies(hand, prev)
-    scored = sorted(((_plays_after(hand, m) - (base - 1), m.main, m) for m in moves if not m.is_bomb),
+    scored = sorted(((plays_of(to_shed(sub(hand, m), keep)) - (base - 1), m.main, m)
+                     for m in moves if not m.is_bomb),
                     key=lambda t: (t[0], t[1]))
     return base, tuple(scored), tuple(m for m in moves if m.is_bomb)
 
@@ -304,7 +318,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
                 if is_control(top, ctx) or top.main >= TWO:
                     return top, "stop_landlord", {"n": lord_need}
         return None, "partner_stand", {}
-    base, scored, bombs = _reply_costs(hand, prev)
+    base, scored, bombs = _reply_costs(hand, prev, ctx.line() if style.to_the_line else 0)
     danger_seat, danger = _danger(ctx)
     owner_need = ctx.need(last_seat)
     urgent = (owner_need <= style.urgent_need or danger <= style.urgent_need
@@ -323,7 +337,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
         return None, "no_beat", {"play": prev.text}
     for b in sorted(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)):
         after = sub(hand, b)
-        if plays_of(after) <= 1 or can_run_out(ctx, after):
+        if can_run_out(ctx, after):
             return b, "bomb_to_win", {}
     if scored:
         delta, _, m = scored[0]

@@ -233,6 +233,8 @@ def _candidates(ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
     if ctx.last is None:
         moves = replies(hand)
         pool: list[Combo | None] = list(leads_from_split(hand))
+        if ctx.line():  # the duel farmer: also the plays of the cards above its line
+            pool += leads_from_split(ctx.to_shed(hand))
         if len(moves) <= 12:
             pool = list(moves)
         else:
