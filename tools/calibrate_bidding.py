@@ -1,6 +1,6 @@
 """Calibrate the bidding model by simulation.
 
-    python tools/calibrate_bidding.py [--deals 6000] [--seed 1]
+    python tools/calibrate_bidding.py [--deals 6000] [--seed 1] [--variants classic duel]
 
 For many random deals, each hand in turn is made the landlord (with the
 deal's real bottom cards) and the round is played out by intermediate bots.
@@ -83,8 +83,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=6000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variants", nargs="+", default=["classic", "duel"], choices=["classic", "duel"])
     args = parser.parse_args()
-    for variant in ("classic", "duel"):
+    for variant in args.variants:
         jobs = [(variant, args.seed, i) for i in range(args.deals)]
         with mp.get_context("fork").Pool() as pool:
             rows = [row for part in pool.imap_unordered(simulate, jobs, chunksize=20) for row in part]
