@@ -283,19 +283,24 @@ def test_hint_reasons_name_the_point_of_the_move():
     # the duel farmer (seat 0, handicap 2) holds 55566 with the lead: a trio reaches the line
     from dizhu import parse_cards
 
-    def duel_ctx(hand, last=None):
+    def duel_ctx(hand, last=None, handicap=2):
         counts = tuple(parse_cards(hand).counts)
         unseen = tuple(d - c for d, c in zip(DUEL.deck_counts, counts))
-        return Ctx(counts, 0, 2, 1, [len(parse_cards(hand)), 9], last, unseen, handicap=2)
+        return Ctx(counts, 0, 2, 1, [len(parse_cards(hand)), 9], last, unseen, handicap=handicap)
 
-    def duel_why(hand, move, last=None):
-        return point_of(duel_ctx(hand, last), Estimate(None if move is None else classify(move), 0.5, 0.6, 10))
+    def duel_why(hand, move, last=None, handicap=2):
+        return point_of(duel_ctx(hand, last, handicap),
+                        Estimate(None if move is None else classify(move), 0.5, 0.6, 10))
 
     assert duel_why("55566", "555") == ("reach_line", {"n": 2})
     assert duel_why("55566", "55566") == ("finish", {})
     assert duel_why("55566", None, last=(1, classify("AA"))) == ("no_beat", {"play": "AA"})
     assert duel_why("55556", None, last=(1, classify("AA"))) == ("keep_bomb", {"play": "5555"})
     assert duel_why("55566K", "K", last=(1, classify("9"))) == ("search", {"rate": 60, "games": 10})
+    # a lead that leaves the 3 and 5 for the line says so; leading the 3 itself, or with no line, does not
+    assert duel_why("3 5 9 QQ KK", "QQ") == ("play_to_line", {"cards": "35"})
+    assert duel_why("3 5 9 QQ KK", "3") == ("search", {"rate": 60, "games": 10})
+    assert duel_why("3 5 9 QQ KK", "QQ", handicap=0)[0] != "play_to_line"
 
 
 def test_evaluate_scores_the_given_moves_in_order():

@@ -14,7 +14,7 @@ import random
 import time
 from typing import Any
 
-from ..cards import Card, parse_cards
+from ..cards import Card, format_counts, parse_cards
 from ..combos import Combo, Kind
 from ..moves import moves_from_counts
 from ..rules import cards_to_win
@@ -72,12 +72,30 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
         owner = ctx.last[0]
         key = "stop_landlord" if ctx.partnered and owner == ctx.landlord else "stop_opponent"
         return key, {"n": ctx.need(owner)}
+    saved = _saved_for_line(ctx, move)
+    if saved:
+        return "play_to_line", {"cards": saved}
     kept = [r for r in range(len(after)) if after[r] and not _beaten_single(ctx, r)]
     if ctx.last is None and kept and not is_control(move, ctx):
         return "keep_control", {"card": rank_name(max(kept)), "n": plays_of(ctx.to_shed(after))}
     if est.worlds:
         return "search", {"rate": round(100 * est.win_chance), "games": est.worlds}
     return "fewest_plays", {"n": plays_of(ctx.to_shed(after))}
+
+
+def _saved_for_line(ctx: Ctx, move: Combo) -> str:
+    """The cards a duel farmer's lead leaves for its handicap line, when that is its point:
+    the lead comes from the cards it must still play, and the plan after it needs fewer plays
+    than playing out the whole hand would ("" otherwise)."""
+    if ctx.last is not None or not ctx.line():
+        return ""
+    shed = ctx.to_shed(ctx.hand)
+    if any(m > s for m, s in zip(move.counts, shed)):
+        return ""
+    after = sub(ctx.hand, move)
+    if plays_of(ctx.to_shed(after)) >= plays_of(after):
+        return ""
+    return format_counts([h - s for h, s in zip(ctx.hand, shed)])
 
 
 def _why_pass(ctx: Ctx) -> tuple[str, dict[str, Any]]:

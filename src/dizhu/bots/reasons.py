@@ -1,8 +1,8 @@
 """The hint's reasons: message keys with English templates.
 
 A bot's decision carries ``reason`` (a key below) and ``params``; the site
-translates the key and fills the parameters.  Parameters named ``card`` or
-``play`` hold card notation (``"2"``, ``"33344455"``).
+translates the key and fills the parameters.  Parameters named ``card``,
+``cards`` or ``play`` hold card notation (``"2"``, ``"33344455"``).
 """
 
 from __future__ import annotations
@@ -28,4 +28,5 @@ HINT_REASONS: dict[str, str] = {
     "stop_last_landlord": "the landlord holds one card: this keeps it from going out",
     "reach_line": "takes you to the handicap line: you win holding {n} cards",
     "keep_bomb": "only your bomb {play} could answer: keep it",
+    "play_to_line": "heads for the handicap line: {cards} can stay in your hand to the end",
 }
