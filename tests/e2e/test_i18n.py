@@ -109,6 +109,7 @@ COUNTS = """async (language) => {
     one: words(hintParts('bid_strong', { plays: 1, controls: 1 })),
     many: words(hintParts('bid_weak', { plays: 5, controls: 2 })),
     rob: words(hintParts('rob_weak', { handicap: 1 })),
+    line: words(hintParts('play_to_line', { cards: '35' })),
     cards: [0, 1, 2].map((n) => t('table.cards_left', { n })),
   };
 }"""
@@ -121,6 +122,7 @@ def test_counts_agree_with_their_number(make_table):
     assert seen["many"] == "A weak hand (5 plays, 2 high cards): better as a farmer."
     assert seen["rob"].endswith("win at 1 card.")
     assert seen["cards"] == ["0 cards", "1 card", "2 cards"]
+    assert seen["line"].startswith("Heads for the handicap line: ") and "35" in seen["line"].replace(" ", "")
     # Languages without plural forms say the count the same way whatever the number.
     seen = table.page.evaluate(COUNTS, "zh-Hans")
     assert seen["one"] == "手牌很强：1 手，1 张大牌。"
