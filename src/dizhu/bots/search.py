@@ -99,10 +99,10 @@ class SearchConfig:
         return Reading.neutral(view, self.prior)
 
 
-#: What super-hard (and the hint) plays with: the style mixture, read.  At equal search work it
-#: ties the frozen 2026-12-01 model (every seat rolled out as intermediate) against the frozen
-#: copy, and is ahead of it, not significantly, against the RLCard rule agent (ADP +0.4 over 80
-#: deals); it costs about twice the CPU (benchmarks/results/README.md, issue 11 ablation).
+#: What super-hard (and the hint) plays with: the style mixture ``styles.PRIOR``, read.  At equal
+#: search work it ties the frozen 2026-12-01 model (every seat rolled out as intermediate) against
+#: the frozen copy, and is ahead of it, not significantly, against the RLCard rule agent; it costs
+#: about twice the CPU (benchmarks/results/README.md, issue 11 ablations).
 SUPER_HARD = SearchConfig(prior=dict(PRIOR), read=True, exact_cards=EXACT_CARDS)
 
 
