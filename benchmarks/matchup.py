@@ -10,15 +10,15 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 - ``frozen-super-hard``: super-hard as of 2026-12-01 (benchmarks/frozen/superhard_2026_12_01);
 - ``rlcard``: DouZero's bundled RLCard rule agent (classic only; see benchmarks/vs_public.py);
 - ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``,
-  ``super-hard-norace``, ``super-hard-even``: the super-hard search with one part of it on or off, to find what it is worth
+  ``super-hard-norace``, ``super-hard-lean``: the super-hard search with one part of it on or off, to find what it is worth
   (same budget and seeds; ``dizhu.bots.search.SearchConfig``): ``full`` reads every other seat
   against the style mixture ``styles.PRIOR`` and weighs the worlds by it; ``nomix`` reads every
   seat as intermediate only (worlds weighed, no style mixture); ``noread`` weighs every world
   alike and draws styles from the prior; ``plain`` neither (every seat rolled out as
   intermediate in uniform worlds, as the frozen copy does); ``norace`` plays every candidate out in
   every world, as the frozen copy does, instead of racing the shortlist (``SearchConfig.race``);
-  ``even`` reads against the prior super-hard had until 2026-12-02 (intermediate 0.4, the other
-  styles 0.15 each; now 0.7 and 0.075);
+  ``lean`` reads against a prior that leans harder on intermediate (0.7, the other styles 0.075
+  each; super-hard's ``styles.PRIOR`` is 0.4 and 0.15);
 - ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
   it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
 - ``outsider``: a style that is deliberately *not* in the bots' opponent library, to check that
@@ -52,8 +52,8 @@ ABLATIONS = {
     "super-hard-noread": {"read": False},
     "super-hard-plain": {"prior": {"intermediate": 1.0}, "read": False},
     "super-hard-norace": {"race": False},
-    "super-hard-even": {"prior": {"intermediate": 0.4, "normal": 0.15, "greedy": 0.15, "cautious": 0.15,
-                                  "bombs": 0.15}},
+    "super-hard-lean": {"prior": {"intermediate": 0.7, "normal": 0.075, "greedy": 0.075, "cautious": 0.075,
+                                  "bombs": 0.075}},
 }
 EXTRA = ("frozen-super-hard", "rlcard", "outsider", "intermediate-noline", *ABLATIONS)
 

@@ -86,9 +86,8 @@ STYLES: dict[str, StyleFn] = {
 STYLE_NAMES = tuple(STYLES)
 
 #: The neutral mixture before any evidence: no style is ruled out, the one the
-#: levels are built on counts most.  It never depends on who the player is.  Leaning on
-#: intermediate (0.7, not the earlier 0.4) won more against intermediate in classic at equal
-#: work (WP 0.570 against 0.490 over the same 100 deals) and lost nothing against the RLCard
-#: rule agent (0.810 against 0.805): benchmarks/results/README.md, issue 11, session 21.
-PRIOR: dict[str, float] = {"intermediate": 0.7, "normal": 0.075, "greedy": 0.075,
-                           "cautious": 0.075, "bombs": 0.075}
+#: levels are built on counts most.  It never depends on who the player is.  A prior leaning
+#: harder on intermediate (0.7) was tried and not kept: ahead against intermediate, behind
+#: against the frozen copy (benchmarks/results/README.md, issue 11, session 21).
+PRIOR: dict[str, float] = {"intermediate": 0.4, "normal": 0.15, "greedy": 0.15,
+                           "cautious": 0.15, "bombs": 0.15}
