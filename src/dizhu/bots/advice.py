@@ -72,7 +72,7 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
         owner = ctx.last[0]
         key = "stop_landlord" if ctx.partnered and owner == ctx.landlord else "stop_opponent"
         return key, {"n": ctx.need(owner)}
-    saved = _saved_for_line(ctx, move)
+    saved = _saved_for_line(ctx, move, after)
     if saved:
         return "play_to_line", {"cards": saved}
     kept = [r for r in range(len(after)) if after[r] and not _beaten_single(ctx, r)]
@@ -83,7 +83,7 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
     return "fewest_plays", {"n": plays_of(ctx.to_shed(after))}
 
 
-def _saved_for_line(ctx: Ctx, move: Combo) -> str:
+def _saved_for_line(ctx: Ctx, move: Combo, after: tuple[int, ...]) -> str:
     """The cards a duel farmer's lead leaves for its handicap line, when that is its point:
     the lead comes from the cards it must still play, and the plan after it needs fewer plays
     than playing out the whole hand would ("" otherwise)."""
@@ -92,7 +92,6 @@ def _saved_for_line(ctx: Ctx, move: Combo) -> str:
     shed = ctx.to_shed(ctx.hand)
     if any(m > s for m, s in zip(move.counts, shed)):
         return ""
-    after = sub(ctx.hand, move)
     if plays_of(ctx.to_shed(after)) >= plays_of(after):
         return ""
     return format_counts([h - s for h, s in zip(ctx.hand, shed)])

@@ -92,7 +92,8 @@ class Ctx:
     def to_shed(self, hand: tuple[int, ...]) -> tuple[int, ...]:
         """The part of ``hand`` this seat must play out: the duel farmer keeps its worst
         ``line()`` cards for the end and plans the rest (:func:`~dizhu.bots.hands.to_shed`)."""
-        return to_shed(hand, self.line())
+        line = self.line()
+        return to_shed(hand, line) if line else hand  # classic rollouts skip the memo's hashing
 
 
 def _combo(key: int) -> Combo:

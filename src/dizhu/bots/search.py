@@ -233,11 +233,11 @@ def _candidates(ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
     if ctx.last is None:
         moves = replies(hand)
         pool: list[Combo | None] = list(leads_from_split(hand))
-        if ctx.line():  # the duel farmer: also the plays of the cards above its line
-            pool += leads_from_split(ctx.to_shed(hand))
         if len(moves) <= 12:
             pool = list(moves)
         else:
+            if ctx.line():  # the duel farmer: also the plays of the cards above its line
+                pool += leads_from_split(ctx.to_shed(hand))
             # a few more: every single and pair, lowest first
             extra = sorted((m for m in moves if m.size <= 2), key=lambda m: m.main)[:4]
             pool += extra
