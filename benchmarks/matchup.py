@@ -18,9 +18,13 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   intermediate in uniform worlds, as the frozen copy does); ``norace`` plays every candidate out in
   every world, as the frozen copy does, instead of racing the shortlist (``SearchConfig.race``);
   ``lean`` reads against a prior that leans harder on intermediate (0.7, the other styles 0.075
-  each; super-hard's ``styles.PRIOR`` is 0.4 and 0.15);
+  each; super-hard's ``styles.PRIOR`` is 0.4 and 0.15); ``notable`` does not read the earlier
+  rounds at the table (``SearchConfig.table``; with ``--series`` they exist);
 - ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
   it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
+- ``style-greedy``, ``style-cautious``, ``style-bombs``: one style of the bots' own opponent
+  library (``dizhu.bots.styles``) at every decision of the play, bidding as intermediate: to see
+  whether super-hard finds a player that plays like a style it knows (``--series``);
 - ``outsider``: a style that is deliberately *not* in the bots' opponent library, to check that
   super-hard is not tuned to the opponents it models: it leads the play of its legal actions
   with the most cards (lowest first among equals), answers an opponent with its *highest*
@@ -54,8 +58,11 @@ ABLATIONS = {
     "super-hard-norace": {"race": False},
     "super-hard-lean": {"prior": {"intermediate": 0.7, "normal": 0.075, "greedy": 0.075, "cautious": 0.075,
                                   "bombs": 0.075}},
+    "super-hard-notable": {"table": False},
 }
-EXTRA = ("frozen-super-hard", "rlcard", "outsider", "intermediate-noline", *ABLATIONS)
+#: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).
+STYLE_PLAYERS = ("style-greedy", "style-cautious", "style-bombs")
+EXTRA = ("frozen-super-hard", "rlcard", "outsider", "intermediate-noline", *STYLE_PLAYERS, *ABLATIONS)
 
 
 class Outsider:
@@ -102,6 +109,28 @@ class NoLine:
         return "pass" if move is None else f"play {move.text}"
 
 
+class StylePlayer:
+    """One style of ``dizhu.bots.styles`` at every decision of the play (``style-NAME``)."""
+
+    def __init__(self, style: str, variant: str, seed: Any) -> None:
+        import random
+
+        from dizhu.bots import create
+
+        self._style, self._rng = style, random.Random(repr(seed))
+        self._bidder = create("intermediate", variant, seed=repr(seed))
+
+    def decide(self, obs: dict[str, Any]) -> str:
+        from dizhu.bots.policy import Ctx
+        from dizhu.bots.styles import STYLES
+        from dizhu.bots.view import View
+
+        if obs["phase"] == "bidding":
+            return self._bidder.decide(obs)
+        move = STYLES[self._style](Ctx.of(View.of(obs)), self._rng)
+        return "pass" if move is None else f"play {move.text}"
+
+
 def make_player(original, steps: int | None = None):
     """Players by name; with ``steps``, every searching player gets that many simulated
     decisions per decision (each converts it by its own steps-per-second), so a comparison
@@ -126,6 +155,8 @@ def make_player(original, steps: int | None = None):
             return Outsider(variant, seed)
         if name == "intermediate-noline":
             return NoLine(variant, seed)
+        if name in STYLE_PLAYERS:
+            return StylePlayer(name[len("style-"):], variant, seed)
         if name in ABLATIONS:
             from dizhu.bots import create
             from dizhu.bots.search import SearchConfig
@@ -150,6 +181,8 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=None,
                         help="simulated decisions per search decision for every searching player (overrides --budget)")
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--series", type=int, default=1,
+                        help="deals in a row at one table (the players recall the earlier ones)")
     parser.add_argument("--json", default=None, help="write the summary to this file")
     parser.add_argument("--records", default=None,
                         help="write every game's record (deal, seats, result) to this file, for paired comparisons")
@@ -158,7 +191,7 @@ def main() -> None:
     arena.make_player = make_player(arena.make_player, args.steps)  # inherited by the forked workers
     result = arena.run_arena(args.a, args.b, args.variant, deals=args.deals, seed=args.seed,
                              bidding=args.bidding, workers=args.workers, budget=args.budget,
-                             progress=arena.progress_bar)
+                             progress=arena.progress_bar, series=args.series)
     summary = result.summary()
     print(arena.format_summary(summary))
     if args.json:

@@ -439,6 +439,53 @@ def test_reading_finds_a_greedy_follower():
     raise AssertionError("no round lasted long enough")
 
 
+def test_the_table_reads_each_seat_by_its_earlier_rounds():
+    """After a few rounds at one table, the greedy follower at seat 1 reads as greedy and the
+    greedy style is trusted further with it; intermediate's seat does not read as greedy; and
+    the search plays on what the table says (with no earlier round, exactly as without it)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks.matchup import StylePlayer
+    from dizhu import Match
+    from dizhu.bots.reading import HIT, Table, read_table
+    from dizhu.bots.search import SearchConfig, evaluate
+    from dizhu.bots.styles import PRIOR, STYLE_NAMES
+    from dizhu.bots.view import View
+
+    greedy = STYLE_NAMES.index("greedy")
+    m = Match("classic", seed="table", target=None)
+    seats = [create("intermediate", "classic", seed=0), StylePlayer("greedy", "classic", 1),
+             StylePlayer("intermediate", "classic", 1)]
+    view = View.of(m.observation(0))
+    assert read_table(view) == Table.neutral(view) and read_table(view).decisions == {1: 0, 2: 0}
+    for _ in range(3):
+        while m.round.result is None:
+            seat = m.round.to_act
+            m.apply(seat, seats[seat].decide(m.observation(seat)))
+        m.another_round()
+    while m.round.phase == "bidding" or m.round.to_act != 0:  # to seat 0's first play
+        seat = m.round.to_act
+        m.apply(seat, seats[seat].decide(m.observation(seat)))
+    obs = m.observation(0)
+    table = read_table(View.of(obs))
+    assert min(table.decisions.values()) >= 5
+    assert table.prior[1][greedy] > 0.5 and table.hit[1][greedy] > HIT
+    assert table.prior[2][greedy] < PRIOR["greedy"] and max(table.prior[2]) == table.prior[2][0]
+    assert SearchConfig(table=False).table_of(View.of(obs)) == Table.neutral(View.of(obs))
+    moves = [None] + [classify(a[5:]) for a in obs["legal_actions"] if a != "pass"][:3]
+    if obs["trick"]["last"] is None:
+        moves = moves[1:]
+
+    def points(o, config):
+        return [e.points for e in evaluate(View.of(o), random.Random(5), moves, budget=0.05, config=config)]
+
+    assert points(obs, SearchConfig()) != points(obs, SearchConfig(table=False))
+    alone = m.round.observation(0)  # the same round, no table
+    assert points(alone, SearchConfig()) == points(obs, SearchConfig(table=False))
+
+
 def test_the_cautious_style_keeps_its_two_where_intermediate_spends_it():
     """The Style thresholds run: keep_control (cautious) passes on a low single rather than
     spend its only ordinary answer, a 2, early in the round; intermediate answers."""

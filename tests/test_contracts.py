@@ -20,7 +20,7 @@ from dizhu.game.events import BidEvent, PassEvent, PlayEvent, SettleEvent
 OBSERVATION_KEYS = [
     "variant", "seat", "players", "phase", "to_act", "hand", "hand_ids", "cards_left", "first", "bids",
     "landlord", "bottom", "bottom_ids", "history", "played", "trick", "plays_made", "multiplier",
-    "handicap", "deal_hash", "legal_actions", "result", "deal_code",
+    "handicap", "deal_hash", "legal_actions", "result", "deal_code", "earlier",
 ]
 EVENT_KEYS = {
     "deal": ["type", "deal", "first", "hand_sizes", "deal_hash"],
@@ -46,6 +46,22 @@ def _played_rounds():
 
 
 ROUNDS = list(_played_rounds())
+
+
+def test_the_tables_earlier_rounds_round_trip_too():
+    from dizhu import Match
+
+    for variant in ("classic", "duel"):
+        m = Match(variant, seed="contracts-earlier")
+        for _ in range(2):
+            rng = random.Random(7)
+            while m.round.result is None:
+                m.apply(m.round.to_act, rng.choice(m.round.legal_actions()))
+            m.another_round()
+        data = m.observation(1)
+        assert list(data) == OBSERVATION_KEYS and len(data["earlier"]) == 2
+        assert list(data["earlier"][0]) == ["landlord", "hands", "bottom", "bids", "history", "handicap", "points"]
+        assert Observation.from_dict(json.loads(json.dumps(data))).to_dict() == data
 
 
 def test_observations_and_their_json_round_trip():

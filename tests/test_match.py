@@ -5,6 +5,7 @@ import json
 import pytest
 
 from dizhu import IllegalAction, Match, Round
+from dizhu.cards import parse_cards, rank_counts
 from dizhu.game import RandomPlayer
 
 from test_round_examples import ANTI_SPRING_DEAL, BOMB_DEAL, play
@@ -126,3 +127,75 @@ def test_match_round_counts_the_rounds_of_this_match_only():
     data = json.loads(m.to_json())
     del data["match_start"]
     assert Match.from_json(json.dumps(data)).match_round == 3
+
+
+def _finish(m: Match, seed: int = 1) -> None:
+    players = [RandomPlayer(seed + s) for s in range(m.variant.players)]
+    while m.round.result is None:
+        seat = m.round.to_act
+        m.apply(seat, players[seat].decide(m.observation(seat)))
+
+
+def test_the_table_recalls_its_finished_rounds_as_everyone_saw_them():
+    from dizhu.game.events import SettleEvent
+    from dizhu.game.observation import EARLIER_KEPT, Observation
+
+    m = Match("classic", seed="recall")
+    assert m.observation(0)["earlier"] == []
+    _finish(m)
+    r = m.round
+    settle = next(e for e in r.log if isinstance(e, SettleEvent))
+    m.another_round()
+    (record,) = m.observation(2)["earlier"]
+    # each hand when the play began: the dealt one, the landlord's with the bottom
+    for seat, dealt in enumerate(settle.initial_hands):
+        expected = list(parse_cards(dealt).counts)
+        if seat == r.landlord:
+            expected = [n + b for n, b in zip(expected, rank_counts(r.bottom))]
+        assert list(parse_cards(record["hands"][seat]).counts) == expected
+    assert parse_cards(record["bottom"]).counts == rank_counts(r.bottom)
+    obs = r.observation(0)
+    assert record["bids"] == obs["bids"] and record["history"] == obs["history"]
+    assert record["landlord"] == r.landlord and record["points"] == list(r.result.points)
+    # the record is public only once the round is over; the live round has none of its own
+    assert m.round.observation(0)["earlier"] == []
+    with pytest.raises(IllegalAction):
+        m.round.record()
+    # typed, and kept across a save, a new game and a new match (the same players)
+    assert Observation.from_dict(m.observation(1)).earlier[0].landlord == r.landlord
+    again = Match.from_json(m.to_json())
+    assert again.observation(1)["earlier"] == m.observation(1)["earlier"]
+    m.new_game()
+    m.new_match()
+    assert len(m.observation(0)["earlier"]) == 1
+    # only the latest EARLIER_KEPT, oldest first
+    for n in range(EARLIER_KEPT + 2):
+        _finish(m, n)
+        m.another_round()
+    assert len(m.observation(0)["earlier"]) == EARLIER_KEPT
+    assert m.observation(0)["earlier"][-1]["history"] == m.earlier[-1]["history"]
+
+
+def test_an_arena_series_plays_its_deals_at_one_table(monkeypatch):
+    """In a series each side's seats keep their players, who recall the series' earlier games."""
+    from dizhu import arena
+
+    seen: dict[tuple, set] = {}
+    original = arena.make_player
+
+    class Spy:
+        def __init__(self, name, variant, seed, budget=None):
+            self.bot, self.key = original(name, variant, seed, budget), seed
+
+        def decide(self, obs):
+            seen.setdefault(self.key, set()).add(len(obs["earlier"]))
+            return self.bot.decide(obs)
+
+    monkeypatch.setattr(arena, "make_player", Spy)
+    result = arena.run_arena("normal", "random", "duel", deals=5, series=2, workers=1)
+    assert result.deals == 4 and sorted({g["deal"] for g in result.records}) == [0, 1, 2, 3]
+    # seed = (arena seed, deal, seat, side): the first deal of a series recalls nothing, the second one game
+    assert {key[1]: n for key, n in seen.items() if key[2] == 0 and key[3]} == {0: {0}, 1: {1}, 2: {0}, 3: {1}}
+    assert "in series of 2" in arena.format_summary(result.summary())
+    with pytest.raises(ValueError):
+        arena.run_arena("normal", "random", deals=2, series=0, workers=1)

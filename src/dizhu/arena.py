@@ -31,6 +31,7 @@ from typing import Any, Callable
 from .bots import LEVELS, create
 from .cards import deck
 from .game import RandomPlayer, Round
+from .game.match import recall
 from .variants import get_variant
 
 __all__ = ["run_arena", "play_deal", "ArenaResult", "make_player"]
@@ -52,12 +53,27 @@ def _deck(variant: str, rng: random.Random) -> list:
 
 
 def play_deal(job: tuple) -> list[dict[str, Any]]:
-    """Play one deal twice (sides swapped); returns one record per game.
+    """Play one deal twice (sides swapped), or with ``series`` > 1 that many deals in a row
+    (deal ``index * series`` on), each side's seats keeping their players; returns one record
+    per game.
 
+    In a series the players are at one table: every observation recalls the series' earlier
+    games in the same seats (``earlier``, as :meth:`dizhu.game.Match.observation` gives it).
     With ``review`` set, A's decisions are reviewed (:mod:`dizhu.analysis`) at
     ``review_budget`` and each record lists them under ``"review"``.
     """
-    a, b, variant, seed, index, bidding, budget, review, review_budget = job
+    a, b, variant, seed, index, bidding, budget, review, review_budget, *more = job
+    series = more[0] if more else 1
+    earlier: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
+    records = []
+    for deal in range(index * series, (index + 1) * series):
+        records += _play_twice(a, b, variant, seed, deal, bidding, budget, review, review_budget, earlier)
+    return records
+
+
+def _play_twice(a: str, b: str, variant: str, seed: Any, index: int, bidding: bool, budget: float | None,
+                review: bool, review_budget: float | None,
+                earlier: dict[bool, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     v = get_variant(variant)
     rng = random.Random(f"{seed}|{index}")
     deck = _deck(variant, rng)
@@ -76,9 +92,13 @@ def play_deal(job: tuple) -> list[dict[str, Any]]:
             make_player(a if s in a_seats else b, variant, (seed, index, s, a_is_landlord_side), budget)
             for s in range(v.players)
         ]
+        table = earlier[a_is_landlord_side]
         while r.result is None:
             seat = r.to_act
-            r.apply(seat, players[seat].decide(r.observation(seat)))
+            observation = r.observation(seat)
+            observation["earlier"] = table[:]
+            r.apply(seat, players[seat].decide(observation))
+        earlier[a_is_landlord_side] = recall(table, r)
         res = r.result
         a_points = sum(res.points[s] for s in a_seats)
         record: dict[str, Any] = {
@@ -143,6 +163,8 @@ class ArenaResult:
     bidding: bool
     records: list[dict[str, Any]]
     elapsed: float
+    #: Deals in a row at one table (1: each deal on its own).
+    series: int = 1
 
     def summary(self) -> dict[str, Any]:
         def stats(games: list[dict[str, Any]]) -> dict[str, Any]:
@@ -164,6 +186,7 @@ class ArenaResult:
             "deals": self.deals,
             "seed": self.seed,
             "protocol": "bidding" if self.bidding else "douzero (no bidding, landlord dealt 20)",
+            "series": self.series,
             "elapsed_s": round(self.elapsed, 1),
             "overall": stats(self.records),
             "a_as_landlord": stats([g for g in self.records if g["a_landlord"]]),
@@ -197,8 +220,12 @@ def run_arena(
     ray: str | None = None,
     review: bool = False,
     review_budget: float | None = None,
+    series: int = 1,
 ) -> ArenaResult:
     """Play ``deals`` deals (each twice, sides swapped) between players ``a`` and ``b``.
+
+    With ``series``, the deals are played in runs of that many at one table (``deals``
+    rounded down to whole runs): the players see the run's earlier games (:func:`play_deal`).
 
     With ``review``, every decision of A is reviewed too (seconds per game: use
     a few dozen deals), and the summary says where A loses (``"review"``).
@@ -211,28 +238,32 @@ def run_arena(
         if name not in PLAYERS:
             raise ValueError(f"unknown player {name!r} (expected one of {', '.join(PLAYERS)})")
     get_variant(variant)
-    jobs = [(a, b, variant, seed, i, bidding, budget, review, review_budget) for i in range(deals)]
+    if series < 1:
+        raise ValueError(f"a series is one deal or more, not {series}")
+    jobs = [(a, b, variant, seed, i, bidding, budget, review, review_budget, series)
+            for i in range(deals // series)]
+    deals = len(jobs) * series
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     records: list[dict[str, Any]] = []
     if ray is not None:
         from .ray_arena import play_on_ray  # imported only here: Ray is an optional extra
 
-        records = play_on_ray(jobs, ray, progress)
+        records = play_on_ray(jobs, ray, progress and (lambda done, _: progress(done * series, deals)))
     elif workers == 1:
         for done, job in enumerate(jobs, 1):
             records += play_deal(job)
             if progress:
-                progress(done, deals)
+                progress(done * series, deals)
     else:
         ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
         with ctx.Pool(workers) as pool:
             for done, recs in enumerate(pool.imap_unordered(play_deal, jobs, chunksize=1), 1):
                 records += recs
                 if progress:
-                    progress(done, deals)
+                    progress(done * series, deals)
     records.sort(key=lambda g: (g["deal"], not g["a_landlord"]))
-    return ArenaResult(a, b, variant, deals, seed, bidding, records, time.perf_counter() - start)
+    return ArenaResult(a, b, variant, deals, seed, bidding, records, time.perf_counter() - start, series)
 
 
 def format_summary(s: dict[str, Any]) -> str:
@@ -243,7 +274,7 @@ def format_summary(s: dict[str, Any]) -> str:
 
     lines = [
         f"{s['a']} (A) vs {s['b']} (B), {s['variant']}, {s['deals']} deals x 2, seed {s['seed']}, "
-        f"{s['protocol']}, {s['elapsed_s']} s",
+        f"{s['protocol']}{_in_series(s)}, {s['elapsed_s']} s",
         line("overall", s["overall"]),
         line("A landlord", s["a_as_landlord"]),
         line("A farmers", s["a_as_farmers"]),
@@ -259,6 +290,11 @@ def format_summary(s: dict[str, Any]) -> str:
             lines.append(f"  worst: deal {d['deal']} seat {d['seat']} {d['made']!r} lost {d['loss']:.2f} "
                          f"({d['grade']}), better {d['better']!r}")
     return "\n".join(lines)
+
+
+def _in_series(s: dict[str, Any]) -> str:
+    n = s.get("series", 1)
+    return f", in series of {n} at one table" if n > 1 else ""
 
 
 def progress_bar(done: int, total: int, stream=sys.stderr, start=[None]) -> None:  # noqa: B006

@@ -251,7 +251,7 @@ def _arena(args: argparse.Namespace) -> int:
     result = run_arena(args.a, args.b, args.variant, deals=args.deals, seed=args.seed,
                        bidding=args.bidding, workers=args.workers, budget=args.budget,
                        progress=None if args.quiet else progress_bar, ray=args.ray,
-                       review=args.review, review_budget=args.review_budget)
+                       review=args.review, review_budget=args.review_budget, series=args.series)
     summary = result.summary()
     print(format_summary(summary))
     if args.json:
@@ -298,6 +298,9 @@ def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                        "expected points; seconds a game, so use few deals")
     arena.add_argument("--review-budget", type=float, default=None, metavar="SECONDS",
                        help="the review's budget per decision (default: the search's)")
+    arena.add_argument("--series", type=int, default=1, metavar="N",
+                       help="play the deals in runs of N at one table: the players see the run's "
+                       "earlier games, as in a match (default: 1, every deal on its own)")
     arena.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON")
     arena.add_argument("--quiet", action="store_true", help="no progress bar")
     arena.set_defaults(func=_arena)

@@ -76,7 +76,7 @@ def play(variant: str = "classic", level: str = "intermediate", seed: str | None
             continue
         seat = r.to_act
         if seat != 0:
-            match.apply(seat, bots[seat].decide(r.observation(seat)))
+            match.apply(seat, bots[seat].decide(match.observation(seat)))
             continue
         obs = r.observation(0)
         out(f"your hand: {obs['hand']}   cards left: {obs['cards_left']}")

@@ -78,3 +78,21 @@ def deadline_decide(level, variant, seed, budget, observation, think_until=None)
     THINKING_LEFT.append(left)
     time.sleep(max(0.0, left))
     return real_decide("normal", variant, seed, budget, observation)
+
+
+#: What ``recording_decide`` saw: the earlier rounds of each computer decision's observation.
+SEEN_EARLIER: list[list[dict]] = []
+
+
+def recording_decide(level, variant, seed, budget, observation, think_until=None):
+    """Decides like the real bot and keeps the table's earlier rounds it was shown (threads only)."""
+    SEEN_EARLIER.append(observation["earlier"])
+    return real_decide(level, variant, seed, budget, observation)
+
+
+def recording_suggest(observation, level, budget):
+    """Suggests like the real hint and keeps the table's earlier rounds it was shown (threads only)."""
+    from dizhu.web.worker import suggest
+
+    SEEN_EARLIER.append(observation["earlier"])
+    return suggest(observation, level, budget)

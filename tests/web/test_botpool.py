@@ -135,3 +135,45 @@ def test_the_wait_for_a_worker_counts_against_the_thinking_time():
     assert 0 < first <= 0.3  # less than 0.3 if the first job waited for its thread on a busy machine
     # it waited the first one's 0.3 s in the queue: nothing left, but for the moment between the two asks
     assert second < 0.05
+
+
+def test_the_computers_recall_the_earlier_rounds_at_the_table(settings):
+    """A computer's observation holds the finished rounds of its table (as Match.observation
+    gives them), and still does after the server restarts; so does the hint's; the player's
+    view has none."""
+    botfuncs.SEEN_EARLIER.clear()
+
+    async def finish(c, gid, headers, view):
+        for _ in range(80):
+            if view["observation"]["phase"] == "over":
+                return view
+            response = await c.post(f"/api/games/{gid}/act", headers=headers, json={
+                "action": view["observation"]["legal_actions"][0], "version": view["version"],
+                "request_id": f"r{view['version']}"})
+            assert response.status_code == 200, response.text
+            view = response.json()
+        raise AssertionError("the round did not end")
+
+    async def scenario():
+        async with async_client(settings, bots=BotRunner(0, None, 30.0, decide_fn=botfuncs.recording_decide)) as c:
+            game = await create_with_computer_first(c)
+            gid, headers = game["game_id"], auth(game["token"])
+            view = await finish(c, gid, headers, game["view"])
+            assert view["observation"]["earlier"] == []
+            assert botfuncs.SEEN_EARLIER and all(e == [] for e in botfuncs.SEEN_EARLIER)
+            played = view["observation"]["history"]
+        botfuncs.SEEN_EARLIER.clear()
+        bots = BotRunner(0, None, 30.0, decide_fn=botfuncs.recording_decide, suggest_fn=botfuncs.recording_suggest)
+        async with async_client(settings, bots=bots) as c:
+            response = await c.post(f"/api/games/{gid}/another-round", headers=headers,
+                                    json={"version": view["version"], "request_id": "next"})
+            assert response.status_code == 200, response.text
+            view = response.json()
+            assert view["observation"]["to_act"] == 0  # the computers acted up to the player
+            assert (await c.post(f"/api/games/{gid}/hint", json={}, headers=headers)).status_code == 200
+            view = await finish(c, gid, headers, view)
+        assert botfuncs.SEEN_EARLIER
+        for earlier in botfuncs.SEEN_EARLIER:
+            assert len(earlier) == 1 and earlier[0]["history"] == played
+
+    asyncio.run(scenario())

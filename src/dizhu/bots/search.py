@@ -7,7 +7,8 @@ For a decision, the bot
    revealed bottom cards the landlord still holds, and in duel the 9 cards
    that were never dealt);
 2. weighs each world by how well it explains what the other players did this
-   round, and reads in it which style each of them plays (:mod:`.reading`);
+   round, and reads in it which style each of them plays (:mod:`.reading`),
+   starting from what the earlier rounds at the table said of each of them;
 3. shortlists candidate actions (the intermediate policy's choice, the plays
    of its best hand split, and every reply when there are few);
 4. plays each candidate out in each world — each other seat by a style drawn
@@ -42,7 +43,7 @@ from ..rules import has_won, next_seat, same_side, spring, trick_over
 from ..solve import Position, Solver
 from .memo import replies
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
-from .reading import Reading, read_world
+from .reading import Reading, Table, read_table, read_world
 from .styles import PRIOR, STYLES
 from .view import View
 
@@ -86,17 +87,24 @@ class SearchConfig:
     exact_cards: int = EXACT_CARDS
     #: Race the shortlist (:func:`evaluate`'s ``race``): drop the clearly worse candidates early.
     race: bool = True
+    #: Read the earlier rounds at the table too (:func:`.reading.read_table`): each other seat's
+    #: own style prior, and how far each style is trusted with it.
+    table: bool = True
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
         if unknown or not any(w > 0 for w in self.prior.values()):
             raise ValueError(f"a prior over known styles with some weight is needed, not {dict(self.prior)}")
 
-    def reading(self, view: View, hands: list[list[int]], rng: random.Random) -> Reading:
-        """The world's reading under this configuration."""
+    def table_of(self, view: View) -> Table:
+        """What the earlier rounds at the table say of the other seats, under this configuration."""
+        return read_table(view, self.prior) if self.table else Table.neutral(view, self.prior)
+
+    def reading(self, view: View, hands: list[list[int]], rng: random.Random, table: Table | None = None) -> Reading:
+        """The world's reading under this configuration (``table``: from :meth:`table_of`)."""
         if self.read:
-            return read_world(view, hands, rng, self.prior)
-        return Reading.neutral(view, self.prior)
+            return read_world(view, hands, rng, self.prior, table)
+        return Reading.neutral(view, self.prior, table)
 
 
 #: What super-hard (and the hint) plays with: the style mixture ``styles.PRIOR``, read.  At equal
@@ -292,11 +300,12 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     worlds = 0
     me = view.seat
     exact = sum(view.cards_left) <= config.exact_cards
+    table = config.table_of(view)  # once per decision: the earlier rounds are the same in every world
     while worlds < MIN_WORLDS or steps < steps_budget:
         if deadline is not None and time.monotonic() > deadline:
             break  # before the world's sampling and reading, which take time too
         hands = sample_world(view, rng)
-        reading = config.reading(view, hands, rng)
+        reading = config.reading(view, hands, rng, table)
         steps += WORLD_COST + reading.cost
         root = Sim(view, hands)
         seats = [_own if s == me else STYLES[reading.draw(s, rng)] for s in range(view.players)]

@@ -52,6 +52,8 @@ class View:
     #: The revealed bottom cards (all zero before they are revealed).
     bottom: list[int]
     plays_made: list[int]
+    #: The earlier rounds at the table (``EarlierRound`` JSON, oldest first; none for a lone round).
+    earlier: list[dict[str, Any]]
 
     @classmethod
     def of(cls, obs: dict[str, Any]) -> "View":
@@ -94,4 +96,5 @@ class View:
             bids=obs["bids"],
             bottom=bottom,
             plays_made=list(obs["plays_made"]),
+            earlier=obs.get("earlier") or [],  # an observation from another source may lack it
         )

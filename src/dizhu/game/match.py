@@ -21,9 +21,15 @@ from typing import Any
 from ..errors import IllegalAction
 from ..variants import Variant, get_variant
 from .actions import Action
+from .observation import EARLIER_KEPT
 from .round import Round
 
-__all__ = ["Match"]
+__all__ = ["Match", "recall"]
+
+
+def recall(earlier: list[dict[str, Any]], finished: Round) -> list[dict[str, Any]]:
+    """``earlier`` with the ``finished`` round's record added: the latest ``EARLIER_KEPT``."""
+    return [*earlier, finished.record()][-EARLIER_KEPT:]
 
 
 class Match:
@@ -52,6 +58,9 @@ class Match:
         self.winners: list[int] = []
         self._dealt = 0
         self._match_start = 0  # deals made before this match began
+        #: The latest finished rounds at this table (:meth:`Round.record`), kept across new
+        #: matches and new games: the players are the same, and so is how they play.
+        self.earlier: list[dict[str, Any]] = []
         self.round = self._next_round()
 
     def _next_round(self) -> Round:
@@ -83,6 +92,21 @@ class Match:
         """
         return self._dealt - self._match_start - self.abandoned
 
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know: the round's observation, with the table's ``earlier`` rounds
+        (what the computers read the other players by; nothing in them is hidden any more).
+
+        >>> m = Match("duel", seed="recall")
+        >>> while m.round.result is None:
+        ...     m.apply(m.round.to_act, m.round.legal_actions()[0])
+        >>> m.another_round()
+        >>> [e["landlord"] for e in m.observation(1)["earlier"]], m.round.observation(1)["earlier"]
+        ([1], [])
+        """
+        observation = self.round.observation(seat)
+        observation["earlier"] = self.earlier[:]
+        return observation
+
     def apply(self, seat: int, action: "Action | str") -> None:
         """Apply an action to the current round; settle the totals when it ends."""
         self.round.apply(seat, action)
@@ -93,6 +117,7 @@ class Match:
         result = self.round.result
         for seat, points in enumerate(result.points):
             self.totals[seat] += points
+        self.earlier = recall(self.earlier, self.round)
         self.finished.append(
             {
                 "number": self._dealt,
@@ -162,6 +187,7 @@ class Match:
                 "winners": self.winners,
                 "dealt": self._dealt,
                 "match_start": self._match_start,
+                "earlier": self.earlier,
                 "round": json.loads(self.round.to_json()),
             },
             separators=(",", ":"),
@@ -182,5 +208,6 @@ class Match:
         self.winners = list(data["winners"])
         self._dealt = data["dealt"]
         self._match_start = data.get("match_start", 0)  # saved before it was kept: from 0
+        self.earlier = list(data.get("earlier", []))  # saved before it was kept: none
         self.round = Round.from_json(data["round"])
         return self

@@ -30,10 +30,12 @@ from typing import Any, Literal, Optional
 
 from .events import Result, frozen
 
-__all__ = ["Observation", "TrickState", "Multiplier", "PHASES"]
+__all__ = ["Observation", "TrickState", "Multiplier", "EarlierRound", "PHASES", "EARLIER_KEPT"]
 
 #: The phases of a round, in order.
 PHASES = ("bidding", "playing", "over")
+#: How many of the table's finished rounds an observation recalls (the latest).
+EARLIER_KEPT = 8
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,28 @@ class Multiplier:
 
 
 @dataclass(frozen=True)
+class EarlierRound:
+    """A finished round at the same table, as everyone saw it at its end: ``hands`` each seat's
+    cards when the play began (the landlord's with the bottom), ``bottom`` the bottom, the
+    ``bids`` and the ``history`` in order, the ``handicap`` (duel robs) and each seat's
+    ``points``.  All of it was public once the round was over (its settlement shows every hand).
+    """
+
+    landlord: int
+    hands: tuple[str, ...]
+    bottom: str
+    bids: tuple[tuple[int, str], ...]
+    history: tuple[tuple[int, str], ...]
+    handicap: Optional[int]
+    points: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"landlord": self.landlord, "hands": list(self.hands), "bottom": self.bottom,
+                "bids": [list(b) for b in self.bids], "history": [list(h) for h in self.history],
+                "handicap": self.handicap, "points": list(self.points)}
+
+
+@dataclass(frozen=True)
 class Observation:
     """Exactly what ``seat`` may know.  Lists are tuples here and lists in :meth:`to_dict`.
 
@@ -69,7 +93,9 @@ class Observation:
     far; ``plays_made`` each seat's plays; ``handicap`` the duel farmer's
     handicap line (None in points bidding); ``legal_actions`` the seat's own
     actions, only when it is to act; ``result`` and ``deal_code`` once the
-    round is over.
+    round is over; ``earlier`` the latest finished rounds at this table (at most
+    ``EARLIER_KEPT``, oldest first): :meth:`Match.observation <dizhu.game.Match.observation>`
+    fills it, a lone round's observation has none.
     """
 
     variant: str
@@ -95,6 +121,7 @@ class Observation:
     legal_actions: tuple[str, ...]
     result: Optional[Result]
     deal_code: Optional[str]
+    earlier: tuple[EarlierRound, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready dict (``Round.observation(seat)``), keys in the order above."""
@@ -125,6 +152,7 @@ class Observation:
             "legal_actions": list(self.legal_actions),
             "result": None if self.result is None else self.result.to_dict(),
             "deal_code": self.deal_code,
+            "earlier": [e.to_dict() for e in self.earlier],
         }
 
     @classmethod
@@ -137,6 +165,8 @@ class Observation:
         multiplier = data.get("multiplier")
         if isinstance(multiplier, Mapping):
             values["multiplier"] = Multiplier(**multiplier)
+        if isinstance(data.get("earlier"), list):
+            values["earlier"] = tuple(EarlierRound(**{k: frozen(v) for k, v in e.items()}) for e in data["earlier"])
         if isinstance(data.get("result"), Mapping):
             values["result"] = Result.from_dict(data["result"])
         return cls(**values)

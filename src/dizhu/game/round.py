@@ -572,6 +572,35 @@ class Round:
             "legal_actions": [a.text for a in self.legal_actions()] if seat == to_act else [],
             "result": self.result.to_dict() if self.result else None,
             "deal_code": self.deal_code,
+            "earlier": [],  # a round knows no other round: Match.observation recalls them
+        }
+
+    def record(self) -> dict[str, Any]:
+        """The finished round as the other rounds at the table recall it: the JSON of
+        :class:`~dizhu.game.observation.EarlierRound` (public: the settlement showed every hand).
+
+        >>> r = Round.deal("duel", seed="record")
+        >>> while r.result is None:
+        ...     r.apply(r.to_act, r.legal_actions()[0])
+        >>> rec = r.record()
+        >>> sizes = [len(parse_cards(h)) for h in rec["hands"]]
+        >>> rec["landlord"] == r.landlord, sizes[r.landlord], sizes[1 - r.landlord]
+        (True, 20, 17)
+        """
+        if self.result is None:
+            raise IllegalAction("round_in_progress")
+        bids, history, _ = self._this_deal()
+        hands = [list(rank_counts(h)) for h in self._initial]
+        for c in self.bottom:
+            hands[self.landlord][c.rank] += 1
+        return {
+            "landlord": self.landlord,
+            "hands": [format_counts(h) for h in hands],
+            "bottom": format_counts(rank_counts(self.bottom)),
+            "bids": bids,
+            "history": history,
+            "handicap": self.variant.bidding.public(self._auction)["handicap"],
+            "points": list(self.result.points),
         }
 
     # ---- saving and restoring

@@ -301,7 +301,7 @@ class GameService:
         try:
             while _bots_to_act(match):
                 seat = match.round.to_act
-                observation = match.round.observation(seat)
+                observation = match.observation(seat)  # with the earlier rounds: how the others play
                 deadline += pace.seconds(record.game_id, record.version, seat, len(match.round.log))
                 seed = f"{record.bot_seed}:{seat}"
                 action, fell_back = await self.bots.decide(record.level, record.variant, seed, observation, client,
@@ -418,6 +418,8 @@ class GameService:
         hint limit when ``limited``."""
         cached = session.hint
         if cached is None or cached[0] != record.version:
+            # the hint reads the other seats by the earlier rounds at the table, as the computers do
+            observation = {**observation, "earlier": self._earlier(session, record)}
             if self.settings.hint_level in DEEP_LEVELS:
                 self._check_share(client)
             if limited:
@@ -427,6 +429,13 @@ class GameService:
             future = asyncio.ensure_future(self.bots.suggest(observation, self.settings.hint_level, client))
             session.hint = cached = (record.version, future)
         return await asyncio.shield(cached[1])
+
+    @staticmethod
+    def _earlier(session: _Session, record: GameRecord) -> list[dict[str, Any]]:
+        """The table's earlier rounds at ``record.version`` (``Match.earlier``)."""
+        if session.match is not None and session.match_version == record.version:
+            return session.match.earlier[:]
+        return _load_match(record.state).earlier
 
     def _check_share(self, client: str) -> None:
         """429 ``too_much_thinking`` for a client over its share of the searching workers."""
