@@ -180,7 +180,7 @@ def to_shed(c: tuple[int, ...], keep: int) -> tuple[int, ...]:
     for r, n in enumerate(c):
         if n:
             after = c[:r] + (n - 1,) + c[r + 1:]
-            key = (split_counts(after).score, r)
+            key = (_best(after, 0)[:2], r)  # the split's score, without building the split
             if best is None or key < best:
                 best = key
     r = best[1]
