@@ -61,10 +61,6 @@ class Split:
     #: singles and pairs below a queen that no trio can carry (awkward cards)
     weak: int
 
-    @property
-    def score(self) -> tuple[int, int]:
-        return (self.plays, self.weak)
-
 
 def _basic_groups(c: tuple[int, ...]) -> list[Group]:
     """The chain-free groups of ``c``: the rocket, bombs, trios, pairs, singles."""
