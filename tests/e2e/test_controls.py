@@ -38,14 +38,18 @@ def test_illegal_play_shows_a_reason_and_keeps_the_cards(make_table):
     table.wait("body[data-turn=me]")
     table.shot("phone-portrait-en-illegal")
 
-    # The reason is given in the player's language.
+    # The reason is given in the player's language: the message on the table is redrawn in the
+    # new language at once, and a new refusal comes in it too.
+    ja = translations("ja")["reason.not_a_pair"]
     table.page.click("#menu-btn")
     table.page.select_option("#menu-language", "ja")
     table.wait("html[lang=ja]")
     table.page.keyboard.press("Escape")
+    assert table.text("#status") == ja
     table.page.click("[data-ctl=play]")
-    table.wait("#status.error")
-    assert table.text("#status") == translations("ja")["reason.not_a_pair"]
+    table.page.wait_for_function("document.querySelector('#status').dataset.key.startsWith('error|')")
+    assert table.text("#status") == ja
+    assert sorted(table.selected_ids()) == sorted(pair)
 
 
 def test_hint_selects_and_explains_without_submitting(make_table):

@@ -336,13 +336,13 @@ export class Game {
     if (err.code === 'stale') {
       // Another tab (or a lost answer) moved the game on: show the truth.
       await this.refresh();
-      this.message = { kind: 'info', parts: [t('error.stale')] };
+      this.message = { kind: 'info', parts: () => [t('error.stale')] };
     } else if (['unknown_game', 'wrong_token', 'missing_token'].includes(err.code)) {
       this.stopAuto();
       this.ui.onLost(err);
       return;
     } else {
-      this.message = { kind: 'error', parts: reasonParts(err.code, err.params, this.ds) };
+      this.message = { kind: 'error', parts: () => reasonParts(err.code, err.params, this.ds) };
     }
     this.render();
   }
@@ -372,7 +372,7 @@ export class Game {
     if (!this.myTurn() || this.ds.phase !== 'playing') return;
     const cards = this.ui.hand.selection();
     if (!cards.length) {
-      this.message = { kind: 'error', parts: reasonParts('empty', {}, this.ds) };
+      this.message = { kind: 'error', parts: () => reasonParts('empty', {}, this.ds) };
       this.render();
       return;
     }
@@ -388,7 +388,7 @@ export class Game {
         verdict = null; // could not ask: let /act give its answer
       }
       if (verdict && !verdict.legal) {
-        this.message = { kind: 'error', parts: reasonParts(verdict.error.code, verdict.error.params || {}, this.ds) };
+        this.message = { kind: 'error', parts: () => reasonParts(verdict.error.code, verdict.error.params || {}, this.ds) };
         this.render();
         return;
       }
@@ -444,18 +444,20 @@ export class Game {
   showHint() {
     const { index, options } = this.hints;
     const hint = options[index];
-    const reason = hint.reason ? hintParts(hint.reason.key, hint.reason.params || {}, this.ds) : [];
-    const count = options.length > 1 ? h('small', { class: 'hint-count', text: t('status.hint_count', { i: index + 1, n: options.length }) }) : null;
+    const ds = this.ds;
+    // Built at each render, so the words follow a change of language.
+    const why = () => h('span', { class: 'why' }, ...(hint.reason ? hintParts(hint.reason.key, hint.reason.params || {}, ds) : []));
+    const count = () => (options.length > 1 ? h('small', { class: 'hint-count', text: t('status.hint_count', { i: index + 1, n: options.length }) }) : null);
     this.suggested = null;
     if (hint.action.startsWith('play ')) {
       this.ui.hand.setSelection(hint.cards || [], { highlight: true });
-      this.message = { kind: 'hint', parts: [playChips(hint.action.slice(5)), h('span', { class: 'why' }, ...reason), count] };
+      this.message = { kind: 'hint', parts: () => [playChips(hint.action.slice(5)), why(), count()] };
     } else {
       this.ui.hand.setSelection([]);
       this.suggested = hint.action;
       // Name the suggested action (it is also lit up among the buttons).
-      const label = actionLabel(hint.action, { phase: this.ds.phase, called: this.ds.called, table: this.ds });
-      this.message = { kind: 'hint', parts: [h('b', { text: label }), h('span', { class: 'why' }, ...reason), count] };
+      const label = () => actionLabel(hint.action, { phase: ds.phase, called: ds.called, table: ds });
+      this.message = { kind: 'hint', parts: () => [h('b', { text: label() }), why(), count()] };
     }
     this.render();
   }

@@ -47,7 +47,8 @@ export function spokenText(node) {
 
 /**
  * Show `message` ({kind: 'error'|'hint'|'info', parts}) or, without one, the
- * prompt. The line is redrawn only when its words change. It is not a live
+ * prompt. `parts` is a function, called at every render, so that a message
+ * shown before a change of language is redrawn in the new one. The line is redrawn only when its words change. It is not a live
  * region itself (a computer "thinking" is no news, and two polite regions
  * would talk over each other): errors are spoken assertively, and a hint or
  * the prompt of the player's turn goes to the one polite region, #announce.
@@ -56,7 +57,7 @@ export function renderStatus(message, prompt, { myTurn = false } = {}) {
   const el = $('status');
   const kind = message ? message.kind : '';
   const content = message
-    ? h('span', { class: 'msg' }, message.kind === 'hint' ? h('b', { class: 'tag', text: t('status.hint_tag') }) : null, ...message.parts)
+    ? h('span', { class: 'msg' }, message.kind === 'hint' ? h('b', { class: 'tag', text: t('status.hint_tag') }) : null, ...message.parts())
     : (prompt.length ? h('span', { class: 'msg' }, ...prompt) : null);
   const text = content ? spokenText(content) : '';
   const key = `${kind}|${text}`;
