@@ -349,3 +349,55 @@ def test_puzzle_seat_headers_keep_the_card_count_whole_on_a_phone(make_table):
     for c in counts:
         assert c["height"] < 2 * c["size"], c  # one line
     table.shot("layout-portrait-puzzle")
+
+
+# Whether each inner element's text (its glyphs, not its box, which may stretch) stays inside the
+# outer element's box, padding and border aside.
+BOX_INSIDE = """(pairs) => pairs.every(([inner, outer]) => {
+  const range = document.createRange();
+  range.selectNodeContents(inner);
+  const a = range.getBoundingClientRect(), b = outer.getBoundingClientRect(), st = getComputedStyle(outer);
+  return a.left >= b.left + parseFloat(st.borderLeftWidth) - 0.5 && a.right <= b.right - parseFloat(st.borderRightWidth) + 0.5;
+})"""
+
+
+def test_phone_portrait_level_names_counter_ranks_and_duel_news_stay_clear(make_table):
+    table = make_table(PHONE_PORTRAIT_TALL).open()
+    # Three levels to a row: each name stays inside its button ("Intermediate" ran over it).
+    assert table.page.evaluate(f"({BOX_INSIDE})([...document.querySelectorAll('fieldset.levels .option span')]"
+                               ".map((s) => [s.querySelector('b'), s]))")
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.page.click("#counter-btn")
+    table.wait("#counter:not([hidden])")
+    # Each rank label inside its own cell ("10" ran into "J"), the cells in a row, apart.
+    assert table.page.evaluate(f"({BOX_INSIDE})([...document.querySelectorAll('#counter .cell')]"
+                               ".map((c) => [c.querySelector('.rank'), c]))")
+    lefts = table.page.eval_on_selector_all("#counter .cell", "els => els.map((e) => e.getBoundingClientRect().width)")
+    assert len(lefts) == 15 and min(lefts) >= 16, lefts
+    table.shot("phone-portrait-390-counter")
+
+    # The duel: the opponent's bid steps back while the landlord's news shows over it.
+    duel = make_table(PHONE_PORTRAIT_TALL).open()
+    duel.page.fill("#deal-input", "duel-e2e-0")
+    duel.page.click("#deal-btn")
+    duel.wait("body[data-screen=table]")
+    for _ in range(6):
+        if duel.wait_turn_or_over() != "bidding":
+            break
+        with duel.progressing():
+            for ctl in ("bid-call", "bid-rob", "bid-pass"):
+                if duel.visible(ctl):
+                    duel.page.click(f"[data-ctl={ctl}]")
+                    break
+    duel.wait("body[data-news]")
+    clash = duel.page.evaluate("""() => {
+      const news = document.getElementById('news').getBoundingClientRect();
+      return [...document.querySelectorAll('#board .bubble')].filter((b) => {
+        const r = b.getBoundingClientRect();
+        return getComputedStyle(b).visibility !== 'hidden' && r.width > 0 && r.left < news.right
+          && r.right > news.left && r.top < news.bottom && r.bottom > news.top;
+      }).map((b) => b.textContent);
+    }""")
+    assert clash == [], clash
+    duel.shot("phone-portrait-390-duel-news")

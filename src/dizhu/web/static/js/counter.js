@@ -33,6 +33,6 @@ export function renderCounter(el, rules, handIds, playedIds) {
   h('span', { class: 'left', 'aria-hidden': 'true', text: String(left) })));
   const note = rules.undealt > 0 ? t('counter.duel_note', { n: rules.undealt }) : t('counter.classic_note');
   replace(el,
-    h('div', { class: 'counter-head' }, h('b', { text: t('counter.title') }), h('small', { text: note })),
+    h('div', { class: 'counter-head' }, h('b', { text: t('counter.title') }), h('small', { class: rules.undealt > 0 ? 'undealt' : 'plain', text: note })),
     h('ul', { class: 'counter-cells', aria: { label: t('counter.title') } }, cells));
 }

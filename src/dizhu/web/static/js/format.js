@@ -157,6 +157,12 @@ export function hintParts(key, params = {}, table = PLAIN_TABLE) {
   return tParts(`hint.${key}`, params, (name, value) => renderParam(name, value, table));
 }
 
+/** Who won the round, in a sentence: the duel has one farmer, the classic game two. */
+export function winnerSentence(winner, table = PLAIN_TABLE) {
+  if (winner === 'landlord') return t('settle.landlord_wins');
+  return t(table.players === 2 ? 'settle.farmer_wins' : 'settle.farmers_win');
+}
+
 /**
  * One sentence for a round event (replay captions, screen-reader news).
  * `called` tells whether a duel "pass" declined a call or a rob.
@@ -171,7 +177,7 @@ export function describeEvent(ev, { called = false, table = PLAIN_TABLE } = {}) 
     case 'play': return `${who(ev.seat)}: ${kindName(ev.kind)} ${playText(ev.play)}`;
     case 'pass': return `${who(ev.seat)}: ${t('act.pass')}`;
     case 'trick': return seatSentence('replay.trick', ev.leader, table);
-    case 'settle': return ev.winner === 'landlord' ? t('settle.landlord_wins') : t('settle.farmers_win');
+    case 'settle': return winnerSentence(ev.winner, table);
     default: return '';
   }
 }

@@ -5,7 +5,7 @@
 
 import { h, replace } from './dom.js';
 import { cardRow } from './cardview.js';
-import { seatName, playChips, levelName } from './format.js';
+import { seatName, playChips, levelName, winnerSentence } from './format.js';
 import { choices } from './dom.js';
 import { t } from './i18n.js';
 
@@ -49,7 +49,7 @@ export function renderSettlement(body, { view, table, result, handlers, replayLe
   const players = result.points.length;
   const matchOver = view.match_over;
   const headline = mine > 0 ? t('settle.you_win') : t('settle.you_lose');
-  const who = result.winner === 'landlord' ? t('settle.landlord_wins') : t('settle.farmers_win');
+  const who = winnerSentence(result.winner, { players });
   // One line per player, and under it the cards they still held, face up.
   const rows = [];
   for (let seat = 0; seat < players; seat += 1) {

@@ -18,7 +18,8 @@ function roleBadge(ds, seat) {
 
 /** With a handicap (duel), the farmer wins on getting down to it (0: must play out). */
 function winsAt(ds, seat) {
-  if (!ds.rules.handicap || ds.landlord === null || ds.landlord === seat) return null;
+  // with no rob the farmer plays out, like the landlord: no line to show
+  if (!ds.rules.handicap || !ds.robs || ds.landlord === null || ds.landlord === seat) return null;
   return h('span', { class: 'wins-at', text: t('table.wins_at', { n: ds.robs }) });
 }
 
