@@ -264,3 +264,19 @@ def test_a_refused_play_is_explained_without_a_failed_request(make_table):
     with table.progressing():
         table.play_turn()
     assert len(acts) == 1
+
+
+def test_the_prompt_says_so_when_nothing_beats_the_play(make_table):
+    from .e2e_support import module
+
+    table = make_table(DESKTOP).open()
+    en = translations("en")
+    prompts = table.page.evaluate(f"""async () => {{
+      const status = await {module("status.js")};
+      const ds = {{phase: 'playing', me: 0, players: 3, toAct: 0, rules: {{bidding: 'points', players: 3}},
+                   lastPlay: {{seat: 1, play: 'R'}}}};
+      const words = (parts) => parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
+      return [words(status.promptParts(ds, true, null, false)), words(status.promptParts(ds, true, null, true))];
+    }}""")
+    assert prompts[0].startswith("Beat ") and prompts[0].endswith(", or pass.")
+    assert prompts[1].startswith(en["status.cannot_beat"].split("{play}")[0]) and prompts[1].endswith(": pass.")

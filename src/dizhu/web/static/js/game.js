@@ -192,7 +192,9 @@ export class Game {
     $('counter-btn').hidden = always;
     $('counter-btn').setAttribute('aria-pressed', showCounter ? 'true' : 'false');
     if (showCounter) renderCounter(counter, this.view.rules, hand, ds.playedIds);
-    renderStatus(this.message, promptParts(ds, this.myTurn(), this.thinking), { myTurn: this.myTurn() });
+    const legal = this.myTurn() ? this.obs.legal_actions : [];
+    const onlyPass = legal.length === 1 && legal[0] === 'pass';
+    renderStatus(this.message, promptParts(ds, this.myTurn(), this.thinking, onlyPass), { myTurn: this.myTurn() });
     // Hooks for tests and styling: phase, whose turn, and a progress stamp
     // that changes whenever another event is shown.
     document.body.dataset.phase = ds.phase;

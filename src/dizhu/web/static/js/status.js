@@ -18,14 +18,14 @@ function duelPrompt(ds) {
 }
 
 /** What the table says when nothing special has happened. */
-export function promptParts(ds, myTurn, thinking) {
-  const parts = basicPrompt(ds, myTurn, thinking);
+export function promptParts(ds, myTurn, thinking, onlyPass = false) {
+  const parts = basicPrompt(ds, myTurn, thinking, onlyPass);
   // After a throw-in, say so until someone bids in the new deal.
   if (ds.redealt && ds.phase === 'bidding') return [h('span', { class: 'redeal', text: t('status.redeal') }), ...parts];
   return parts;
 }
 
-function basicPrompt(ds, myTurn, thinking) {
+function basicPrompt(ds, myTurn, thinking, onlyPass) {
   if (ds.phase === 'over') return [t('status.over')];
   if (thinking !== null && thinking !== undefined && thinking !== ds.me) return [t('status.thinking', { name: seatName(thinking, ds) })];
   if (!myTurn) return ds.toAct === ds.me ? [] : [t('status.waiting', { name: seatName(ds.toAct, ds) })];
@@ -34,7 +34,8 @@ function basicPrompt(ds, myTurn, thinking) {
     return [ds.highest ? t('status.bid_higher', { n: ds.highest }) : t('status.bid')];
   }
   if (!ds.lastPlay) return [t('status.lead')];
-  return tParts('status.beat', { play: ds.lastPlay.play, name: seatName(ds.lastPlay.seat, ds) },
+  // Nothing in the hand beats it (the server offers only the pass): say so, not "beat it".
+  return tParts(onlyPass ? 'status.cannot_beat' : 'status.beat', { play: ds.lastPlay.play, name: seatName(ds.lastPlay.seat, ds) },
     (name, value) => (name === 'play' ? playChips(value) : value));
 }
 
