@@ -133,6 +133,25 @@ def test_phone_landscape_top_bar_results_and_duel_bubbles(make_table):
     head, sheet = box(table, "#settle-title"), box(table, "#settle-dialog")
     assert head["y"] >= sheet["y"] and head["y"] + head["height"] <= 390, (head, sheet)
     table.shot("phone-landscape-844-settlement")
+    # The table behind: a hand left at the end, made 17 cards long, keeps every index whole (the
+    # next card in its row starts after the index's glyphs), wrapping rather than squeezing.
+    table.page.click("[data-ctl=view-table]")
+    table.wait("#board .reveal .card")
+    covered = table.page.evaluate("""() => {
+      const row = document.querySelector('#board .reveal-row');
+      const slots = [...row.children];
+      for (let i = 0; row.children.length < 17; i += 1) row.append(slots[i % slots.length].cloneNode(true));
+      const cards = [...row.querySelectorAll('.card')];
+      return cards.slice(0, -1).filter((card, i) => {
+        const next = cards[i + 1].getBoundingClientRect(), here = card.getBoundingClientRect();
+        if (Math.abs(next.top - here.top) > 1) return false;  // the next card is on the row below
+        const range = document.createRange();
+        range.selectNodeContents(card.querySelector('.idx'));
+        return range.getBoundingClientRect().right > next.left + 0.5;
+      }).length;
+    }""")
+    assert covered == 0, covered
+    table.shot("phone-landscape-844-hands-left")
 
     duel = make_table(PHONE_LANDSCAPE_WIDE).open()
     duel.start("duel", "normal")
