@@ -134,10 +134,11 @@ class Table:
         box = self.page.locator(f"#hand .hcard[data-id='{card_id}']").bounding_box()
         self.page.mouse.click(box["x"] + 6, box["y"] + 10)
 
-    def bid_quickly(self, variant: str) -> None:
-        """Settle the bidding fast: take the landlord at once when offered."""
+    def bid_quickly(self, variant: str, rob: bool = False) -> None:
+        """Settle the bidding fast: take the landlord at once when offered (in the duel, with
+        ``rob``, also by robbing it)."""
         order = ["bid-bid-3", "bid-bid-2", "bid-bid-1", "bid-pass"] if variant == "classic" else \
-            ["bid-call", "bid-pass"]
+            ["bid-call", *(["bid-rob"] if rob else []), "bid-pass"]
         for ctl in order:
             if self.visible(ctl):
                 self.page.click(f"[data-ctl={ctl}]")

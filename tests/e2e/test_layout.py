@@ -392,8 +392,8 @@ def test_phone_portrait_level_names_counter_ranks_and_duel_news_stay_clear(make_
     # Each rank label inside its own cell ("10" ran into "J"), the cells in a row, apart.
     assert table.page.evaluate(f"({BOX_INSIDE})([...document.querySelectorAll('#counter .cell')]"
                                ".map((c) => [c.querySelector('.rank'), c]))")
-    lefts = table.page.eval_on_selector_all("#counter .cell", "els => els.map((e) => e.getBoundingClientRect().width)")
-    assert len(lefts) == 15 and min(lefts) >= 16, lefts
+    widths = table.page.eval_on_selector_all("#counter .cell", "els => els.map((e) => e.getBoundingClientRect().width)")
+    assert len(widths) == 15 and min(widths) >= 16, widths
     table.shot("phone-portrait-390-counter")
 
     # The duel: the opponent's bid steps back while the landlord's news shows over it.
@@ -405,10 +405,7 @@ def test_phone_portrait_level_names_counter_ranks_and_duel_news_stay_clear(make_
         if duel.wait_turn_or_over() != "bidding":
             break
         with duel.progressing():
-            for ctl in ("bid-call", "bid-rob", "bid-pass"):
-                if duel.visible(ctl):
-                    duel.page.click(f"[data-ctl={ctl}]")
-                    break
+            duel.bid_quickly("duel", rob=True)
     duel.wait("body[data-news]")
     clash = duel.page.evaluate("""() => {
       const news = document.getElementById('news').getBoundingClientRect();

@@ -31,8 +31,9 @@ export function renderCounter(el, rules, handIds, playedIds) {
     aria: { label: t('counter.cell', { rank: rankLabel(rank), n: left }) },
   }, h('span', { class: 'rank', 'aria-hidden': 'true' }, rank >= 13 ? svgUse(jokerStar(rank), 'star') : rankLabel(rank)),
   h('span', { class: 'left', 'aria-hidden': 'true', text: String(left) })));
-  const note = rules.undealt > 0 ? t('counter.duel_note', { n: rules.undealt }) : t('counter.classic_note');
+  const undealt = rules.undealt > 0;
+  const note = undealt ? t('counter.duel_note', { n: rules.undealt }) : t('counter.classic_note');
   replace(el,
-    h('div', { class: 'counter-head' }, h('b', { text: t('counter.title') }), h('small', { class: rules.undealt > 0 ? 'undealt' : 'plain', text: note })),
+    h('div', { class: 'counter-head' }, h('b', { text: t('counter.title') }), h('small', { class: undealt ? 'undealt' : 'plain', text: note })),
     h('ul', { class: 'counter-cells', aria: { label: t('counter.title') } }, cells));
 }

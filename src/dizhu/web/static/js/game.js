@@ -192,7 +192,7 @@ export class Game {
     $('counter-btn').hidden = always;
     $('counter-btn').setAttribute('aria-pressed', showCounter ? 'true' : 'false');
     if (showCounter) renderCounter(counter, this.view.rules, hand, ds.playedIds);
-    const legal = this.myTurn() ? this.obs.legal_actions : [];
+    const legal = this.legal();
     const onlyPass = legal.length === 1 && legal[0] === 'pass';
     renderStatus(this.message, promptParts(ds, this.myTurn(), this.thinking, onlyPass), { myTurn: this.myTurn() });
     // Hooks for tests and styling: phase, whose turn, and a progress stamp

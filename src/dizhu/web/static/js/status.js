@@ -49,9 +49,10 @@ export function spokenText(node) {
 /**
  * Show `message` ({kind: 'error'|'hint'|'info', parts}) or, without one, the
  * prompt. `parts` is a function, called at every render, so that a message
- * shown before a change of language is redrawn in the new one. The line is redrawn only when its words change. It is not a live
- * region itself (a computer "thinking" is no news, and two polite regions
- * would talk over each other): errors are spoken assertively, and a hint or
+ * shown before a change of language is redrawn in the new one. The line is
+ * redrawn only when its words change. It is not a live region itself (a
+ * computer "thinking" is no news, and two polite regions would talk over each
+ * other): errors are spoken assertively, and a hint or
  * the prompt of the player's turn goes to the one polite region, #announce.
  */
 export function renderStatus(message, prompt, { myTurn = false } = {}) {
