@@ -63,6 +63,7 @@ class Kernel:
         mod = __import__(package, fromlist=["search", "hands", "policy", "reading", "styles", "view"])
         self.search: ModuleType = mod.search
         self.view = mod.view.View
+        self.hands = mod.hands
         # every functools memo of the kernel's modules
         self.memos = list({id(f): f for m in (mod.hands, mod.policy, mod.reading, mod.styles)
                            for f in vars(m).values() if callable(getattr(f, "cache_clear", None))}.values())
@@ -89,6 +90,9 @@ class Kernel:
             memo.cache_clear()
         if self.replies is not None:
             self.replies._MEMO.clear()
+        native = getattr(self.hands, "_native", None)  # the compiled hand split keeps a memo of its own
+        if native is not None:
+            native.clear()
 
     def decide(self, obs: dict[str, Any], budget: float, seed: str) -> tuple[int, float]:
         """(simulated decisions, CPU seconds) of one search."""

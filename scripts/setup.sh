@@ -4,6 +4,7 @@
 setup_python() {
   local extras="$1"
   local python="${PYTHON:-python3}"
+  setup_compiler "$python"
   if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
   fi
@@ -12,6 +13,23 @@ setup_python() {
     .venv/bin/python -m pip install --quiet -e ".[${extras}]"
   else
     .venv/bin/python -m pip install --quiet -e .
+  fi
+}
+
+# A C compiler and the interpreter's headers, for the compiled hand split (dizhu.bots._split).  The
+# build skips it when they are missing (the bots then run the same split in Python, slower), so
+# this only tries to install them; tests/test_split_native.py fails if the split was not built.
+setup_compiler() {
+  local python="$1" missing=()
+  if ! command -v gcc >/dev/null 2>&1; then missing+=(gcc); fi
+  if [ ! -f "$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ]; then
+    missing+=(python3-dev)
+  fi
+  if [ "${#missing[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
+    local sudo=""
+    if [ "$(id -u)" != "0" ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq || true
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null || true
   fi
 }
 

@@ -140,9 +140,11 @@ def test_rollouts_and_readings_match_the_frozen_kernel(frozen):
     assert compared > 700
 
 
-def test_estimates_match_the_frozen_kernel(frozen):
-    """``evaluate`` (worlds, weights, rollouts, exact endgames) gives the same figures as before."""
+def test_estimates_match_the_frozen_kernel(frozen, monkeypatch):
+    """``evaluate`` (worlds, weights, rollouts, exact endgames) gives the same figures as before,
+    on the same number of simulated decisions (the compiled split makes a second buy more)."""
     old_search, OldView = frozen
+    monkeypatch.setattr(live, "STEPS_PER_SECOND", old_search.STEPS_PER_SECOND)
     for variant in ("classic", "duel"):
         for i, obs in enumerate(_observations(variant, 2, every=4)):
             obs = _as_before(obs)

@@ -6,16 +6,22 @@ and cards above everything still unseen).  :func:`split_counts` searches the way
 taking chains out of a hand and counts the rest with trios carrying kickers.
 
 Results are memoised by hand key: the same hand always splits the same way.
+
+The search at the heart of it (:func:`_best_python`, and :func:`to_shed` on it) also exists compiled, in the C
+extension ``dizhu.bots._split``, which gives the same answer for every hand (tests pin it):
+:data:`NATIVE` says which one runs.  The build compiles it where a C compiler is present;
+without one, or with ``DIZHU_PURE_PYTHON=1`` in the environment, the Python one runs.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import CHAIN_TOP, NUM_RANKS, Rank
 
-__all__ = ["Split", "split_counts", "plays_of", "to_shed", "Group"]
+__all__ = ["Split", "split_counts", "plays_of", "to_shed", "Group", "NATIVE"]
 
 # plain ints: these index count tuples in the hot loop
 BLACK, RED, TWO = int(Rank.BLACK_JOKER), int(Rank.RED_JOKER), int(Rank.TWO)
@@ -133,7 +139,7 @@ def _remove(c: tuple[int, ...], width: int, low: int, high: int) -> tuple[int, .
 
 
 @lru_cache(maxsize=400_000)
-def _best(c: tuple[int, ...], capacity: int) -> tuple[int, int, tuple[int, int, int] | None]:
+def _best_python(c: tuple[int, ...], capacity: int) -> tuple[int, int, tuple[int, int, int] | None]:
     """(plays, weak, first chain to take out or None) for the best split of ``c``.
 
     ``capacity`` counts the trios of planes already taken out, each able to
@@ -149,14 +155,31 @@ def _best(c: tuple[int, ...], capacity: int) -> tuple[int, int, tuple[int, int, 
     best = (groups - min(kickers, trios), max(0, weak - trios), None)
     for chain in _chains(c):
         width, low, high = chain
-        plays, weak_left, _ = _best(_remove(c, width, low, high),
-                                    capacity + (high - low + 1 if width == 3 else 0))
+        plays, weak_left, _ = _best_python(_remove(c, width, low, high),
+                                           capacity + (high - low + 1 if width == 3 else 0))
         if plays + 1 < best[0] or (plays + 1 == best[0] and weak_left < best[1]):
             best = (plays + 1, weak_left, chain)
     return best
 
 
-@lru_cache(maxsize=100_000)
+def _load_native():
+    """The compiled :func:`_best_python` and :func:`_to_shed_python`, or None (not built, or
+    ``DIZHU_PURE_PYTHON`` set)."""
+    if os.environ.get("DIZHU_PURE_PYTHON"):
+        return None
+    try:
+        from . import _split
+    except ImportError:
+        return None
+    return _split
+
+
+_native = _load_native()
+#: Whether the compiled hand split runs (else the Python one): the same answers, faster.
+NATIVE = _native is not None
+_best = _native.best if _native is not None else _best_python
+
+
 def to_shed(c: tuple[int, ...], keep: int) -> tuple[int, ...]:
     """The cards of ``c`` still to be played when ``keep`` of them may stay in hand at the end.
 
@@ -168,6 +191,12 @@ def to_shed(c: tuple[int, ...], keep: int) -> tuple[int, ...]:
     >>> plays_of(hand), to_shed(hand, 1)[:3], to_shed(hand, 2)[:3], plays_of(to_shed(hand, 2))
     (4, (0, 0, 1), (0, 0, 0), 2)
     """
+    return _to_shed(c, keep)
+
+
+@lru_cache(maxsize=100_000)
+def _to_shed_python(c: tuple[int, ...], keep: int) -> tuple[int, ...]:
+    """:func:`to_shed` in Python (the reference for the compiled one)."""
     if keep <= 0:
         return c
     if sum(c) <= keep:
@@ -180,4 +209,7 @@ def to_shed(c: tuple[int, ...], keep: int) -> tuple[int, ...]:
             if best is None or key < best:
                 best = key
     r = best[1]
-    return to_shed(c[:r] + (c[r] - 1,) + c[r + 1:], keep - 1)
+    return _to_shed_python(c[:r] + (c[r] - 1,) + c[r + 1:], keep - 1)
+
+
+_to_shed = _native.to_shed if _native is not None else _to_shed_python

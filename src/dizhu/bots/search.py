@@ -41,6 +41,7 @@ from ..cards import NUM_RANKS
 from ..combos import Combo
 from ..rules import has_won, next_seat, same_side, spring, trick_over
 from ..solve import Position, Solver
+from .hands import NATIVE
 from .memo import replies
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
 from .reading import Reading, Table, read_table, read_world
@@ -52,9 +53,11 @@ __all__ = ["search_move", "evaluate", "play_out", "ranked", "Estimate", "SearchC
 
 #: Seconds of thinking per decision by default (one core).
 DEFAULT_BUDGET = 0.3
-#: Simulated decisions (rollout moves, style evaluations) per second of one core:
-#: measured by benchmarks/bots.py on the project's 2-core machine (44k a second).
-STEPS_PER_SECOND = 44_000
+#: Simulated decisions (rollout moves, style evaluations) per second of one core, measured by
+#: benchmarks/bots.py and benchmarks/kernel.py on the project's 2-core machine: 44k a second in
+#: Python, twice as many with the compiled hand split (:data:`.hands.NATIVE`; kernel.py: 87.6k
+#: against 47.0k a CPU-second on the same positions).
+STEPS_PER_SECOND = 88_000 if NATIVE else 44_000
 #: Worlds at least, even when the budget runs out (keeps decisions stable).
 MIN_WORLDS = 4
 #: Worlds at most.
