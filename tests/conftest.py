@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from dizhu.cards import NUM_RANKS
@@ -42,3 +45,13 @@ def counts_of(text: str) -> tuple[int, ...]:
 
 
 __all__ = ["brute_force_moves", "counts_of", "NUM_RANKS"]
+
+
+@pytest.fixture(scope="session")
+def native_parity():
+    """tools/native_parity.py as a module: the seeded positions and the compiled-against-Python checks."""
+    path = Path(__file__).resolve().parents[1] / "tools" / "native_parity.py"
+    spec = importlib.util.spec_from_file_location("native_parity", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -297,14 +297,15 @@ def test_hint_reasons_name_the_point_of_the_move():
     assert duel_why("55566", None, last=(1, classify("AA"))) == ("no_beat", {"play": "AA"})
     assert duel_why("55556", None, last=(1, classify("AA"))) == ("keep_bomb", {"play": "5555"})
     assert duel_why("55566K", "K", last=(1, classify("9"))) == ("search", {"rate": 60, "games": 10})
-    # a lead that leaves the 3 and 5 for the line says so; leading the 3 itself, or with no line, does not
-    assert duel_why("3 5 9 QQ KK", "QQ") == ("play_to_line", {"cards": "35"})
-    assert duel_why("3 5 9 QQ KK", "3") == ("search", {"rate": 60, "games": 10})
-    assert duel_why("3 5 9 QQ KK", "QQ", handicap=0)[0] != "play_to_line"
+    # a lead that leaves the 5 and 7 for the line says so; leading the 5 itself, or with no line, does
+    # not (a duel hand: no 3 or 4 is in the duel's deck)
+    assert duel_why("5 7 9 QQ KK", "QQ") == ("play_to_line", {"cards": "57"})
+    assert duel_why("5 7 9 QQ KK", "5") == ("search", {"rate": 60, "games": 10})
+    assert duel_why("5 7 9 QQ KK", "QQ", handicap=0)[0] != "play_to_line"
 
 
 def test_evaluate_scores_the_given_moves_in_order():
-    from dizhu.bots.search import Estimate, evaluate, search_move
+    from dizhu.bots.search import Estimate, evaluate, ranked, search_move
     from dizhu.bots.view import View
 
     obs = _blunder_position()
@@ -315,8 +316,12 @@ def test_evaluate_scores_the_given_moves_in_order():
     assert all(isinstance(e, Estimate) and e.worlds >= 4 and 0 <= e.win_chance <= 1 for e in est)
     assert all(-64 <= e.points <= 64 for e in est)
     assert est[0].worlds == est[1].worlds == est[2].worlds  # the same worlds for every move
-    # search_move picks the move evaluate scores best among its shortlist
-    assert search_move(view, random.Random(3), budget=0.05).action != "play R"
+    # search_move picks the move its shortlist's search scores best
+    best = ranked(view, random.Random(3), budget=0.05)[0][0].move
+    assert search_move(view, random.Random(3), budget=0.05).action == f"play {best.text}"
+    # and with worlds enough (R and J are close: a few dozen worlds can go either way) not the blunder
+    for seed in (3, 4):
+        assert search_move(view, random.Random(seed), budget=1.0).action != "play R"
 
 
 def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(monkeypatch):
@@ -502,10 +507,10 @@ def test_the_cautious_style_keeps_its_two_where_intermediate_spends_it():
 
 
 def test_the_duel_farmer_keeps_its_worst_cards_for_the_handicap_line():
-    """At a line of 2 the farmer need never play its 3 and 5: it plans the rest (2 plays, not
+    """At a line of 2 the farmer need never play its 5 and 7: it plans the rest (2 plays, not
     4), so it leads its pairs instead of throwing away a lead on a card it could keep, and it
     counts a reply's cost on what it must still play.  With ``to_the_line`` off, or as the
-    landlord (who plays out), it leads the 3 as before."""
+    landlord (who plays out), it leads the 5 as before.  (A duel hand: no 3 or 4 is dealt.)"""
     from dizhu import parse_cards
     from dizhu.bots.hands import plays_of
     from dizhu.bots.policy import Ctx, Style, can_run_out, intermediate_move
@@ -515,16 +520,16 @@ def test_the_duel_farmer_keeps_its_worst_cards_for_the_handicap_line():
         unseen = tuple(d - c for d, c in zip(DUEL.deck_counts, counts))
         return Ctx(counts, seat, 2, landlord, [len(parse_cards(hand)), 15], last, unseen, handicap)
 
-    farmer = ctx_of("3 5 QQ KK")
+    farmer = ctx_of("5 7 QQ KK")
     assert plays_of(farmer.to_shed(farmer.hand)) == 2 and farmer.line() == 2
     assert intermediate_move(farmer)[0].text == "QQ"
-    assert intermediate_move(farmer, Style(to_the_line=False))[0].text == "3"
-    assert intermediate_move(ctx_of("3 5 QQ KK", handicap=0))[0].text == "3"
-    landlord = ctx_of("3 5 QQ KK", landlord=0)
-    assert landlord.line() == 0 and intermediate_move(landlord)[0].text == "3"
-    # a 2 over the landlord's ace leaves QQ and the kept 3 and 5: the rest is one play
-    assert can_run_out(farmer, tuple(parse_cards("3 5 QQ").counts))
-    assert not can_run_out(ctx_of("3 5 QQ KK", handicap=0), tuple(parse_cards("3 5 QQ").counts))
+    assert intermediate_move(farmer, Style(to_the_line=False))[0].text == "5"
+    assert intermediate_move(ctx_of("5 7 QQ KK", handicap=0))[0].text == "5"
+    landlord = ctx_of("5 7 QQ KK", landlord=0)
+    assert landlord.line() == 0 and intermediate_move(landlord)[0].text == "5"
+    # a 2 over the landlord's ace leaves QQ and the kept 5 and 7: the rest is one play
+    assert can_run_out(farmer, tuple(parse_cards("5 7 QQ").counts))
+    assert not can_run_out(ctx_of("5 7 QQ KK", handicap=0), tuple(parse_cards("5 7 QQ").counts))
 
 
 def test_the_bomb_happy_style_answers_at_two_extra_plays():

@@ -1,31 +1,20 @@
 """The compiled hand split (``dizhu.bots._split``) gives the Python split's answer for every hand.
 
 The bots' simulations run the compiled one when it is built (``hands.NATIVE``); the Python one
-(``hands._best_python``) is the reference.  ``tools/split_parity.py`` runs the same comparison on
+(``hands._best_python``) is the reference.  ``tools/native_parity.py`` runs the same comparison on
 millions of hands; here a few tens of thousands, plus the edges: the memo starting again when
 full, bad input, and the switch back to pure Python.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from dizhu.bots import _split, hands
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _parity_tool():
-    spec = importlib.util.spec_from_file_location("split_parity", ROOT / "tools" / "split_parity.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_compiled_split_runs_unless_pure_python_is_asked_for():
@@ -44,11 +33,10 @@ def test_pure_python_can_be_asked_for():
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_the_compiled_split_agrees_with_python_on_seeded_hands(seed):
-    tool = _parity_tool()
+def test_the_compiled_split_agrees_with_python_on_seeded_hands(seed, native_parity):
     _split.clear()
-    wrong = [found for found in (tool.disagreement(c, n) for c, n in tool.seeded_hands(15_000, seed)) if found]
-    assert wrong == []
+    cases = native_parity.split_cases(15_000, seed)
+    assert [found for found in (native_parity.split_disagreement(c, n) for c, n in cases) if found] == []
 
 
 def test_the_answers_read_as_the_python_ones():
@@ -70,11 +58,10 @@ def test_to_shed_keeps_the_hand_itself_at_zero_and_nothing_past_its_size():
     assert _split.to_shed(c, 2) == hands._to_shed_python(c, 2) == (0,) * 9 + (2, 2, 0, 0, 0, 0)
 
 
-def test_the_memo_starts_again_when_full_and_stays_right():
+def test_the_memo_starts_again_when_full_and_stays_right(native_parity):
     # enough distinct hands to fill the memo more than once (it holds 786,432 splits)
-    tool = _parity_tool()
     _split.clear()
-    filled = [c for c, _ in tool.seeded_hands(120_000, 7)]
+    filled = list(native_parity.seeded_hands(120_000, 7))
     held, restarts = 0, 0
     for c in filled:
         for k in range(4):

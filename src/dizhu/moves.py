@@ -9,7 +9,8 @@ of count per rank.  The generator works on the hand's rank counts, builds
 keys by addition, and maps them to :class:`~dizhu.combos.Combo` objects
 through one table of every play of at most 20 cards, built once per process
 (like a chess engine's precomputed move tables).  No result is ever cached
-between calls.
+between calls.  The same generator exists compiled (``dizhu._moves``, C; :data:`NATIVE` says
+whether it runs, :mod:`dizhu.native` how it is chosen): the same plays in the same order.
 
 >>> [str(m) for m in legal_moves("33345", previous="4")]
 ['5']
@@ -31,9 +32,10 @@ from typing import Sequence
 from .cards import CHAIN_TOP, JOKERS, NUM_RANKS, Card, Hand, parse_cards
 from .ranks import RANK_UNITS
 from .combos import Combo, Kind, classify, combo_from_counts
+from .native import load
 from .variants import CLASSIC, Variant, get_variant
 
-__all__ = ["legal_moves", "moves_from_counts", "play_table", "hand_key", "MAX_PLAY_SIZE"]
+__all__ = ["legal_moves", "moves_from_counts", "play_table", "hand_key", "MAX_PLAY_SIZE", "NATIVE"]
 
 BLACK, RED = JOKERS
 #: No hand holds more than 20 cards, so no play is longer.
@@ -314,6 +316,35 @@ def _reply_keys(c: Sequence[int], prev: Combo) -> list[int]:
     return out
 
 
+def _moves_python(counts: Sequence[int], previous: Combo | None = None) -> list[Combo]:
+    """:func:`moves_from_counts` in Python: the reference for the compiled one."""
+    table = _TABLE if _TABLE is not None else play_table()
+    if previous is None:
+        keys = _lead_keys(hand_key(counts), sum(counts))
+    else:
+        keys = _reply_keys(counts, previous)
+    return list(map(table.__getitem__, keys))
+
+
+def _moves_native(counts: Sequence[int], previous: Combo | None = None, kernel=None) -> list[Combo]:
+    """:func:`moves_from_counts` by the compiled generator (``kernel``, default ``dizhu._moves``
+    as loaded; the parity checks pass it in, so they run in pure Python too)."""
+    kernel = kernel or _native
+    table = _TABLE if _TABLE is not None else play_table()
+    if previous is None:
+        return kernel.lead(table, counts)
+    return kernel.reply(table, counts, _KIND_INDEX[previous.kind], previous.main, previous.chain)
+
+
+_native = load("dizhu._moves")
+#: Whether the compiled move generator runs (else the Python one): the same plays, in the same order.
+NATIVE = _native is not None
+_KIND_INDEX = {kind: i for i, kind in enumerate(Kind)}
+if _native is not None and _native.KINDS != tuple(kind.value for kind in Kind):
+    raise ImportError("dizhu._moves was built for other kinds of play than dizhu.combos.Kind's; rebuild it")
+_moves = _moves_native if _native is not None else _moves_python
+
+
 def moves_from_counts(counts: Sequence[int], previous: Combo | None = None) -> list[Combo]:
     """:func:`legal_moves` on a rank-count vector, with no input checks.
 
@@ -322,12 +353,7 @@ def moves_from_counts(counts: Sequence[int], previous: Combo | None = None) -> l
     >>> [str(m) for m in moves_from_counts((2,) + (0,) * 14)]
     ['3', '33']
     """
-    table = _TABLE if _TABLE is not None else play_table()
-    if previous is None:
-        keys = _lead_keys(hand_key(counts), sum(counts))
-    else:
-        keys = _reply_keys(counts, previous)
-    return list(map(table.__getitem__, keys))
+    return _moves(counts, previous)
 
 
 def _hand_counts(hand: "str | Sequence[Card]", variant: Variant) -> Sequence[int]:
@@ -358,11 +384,6 @@ def legal_moves(
     """
     v = get_variant(variant)
     counts = _hand_counts(hand, v)
-    table = _TABLE if _TABLE is not None else play_table()
-    if previous is None:
-        keys = _lead_keys(hand_key(counts), sum(counts))
-    else:
-        if not isinstance(previous, Combo):
-            previous = classify(previous, v)
-        keys = _reply_keys(counts, previous)
-    return list(map(table.__getitem__, keys))
+    if previous is not None and not isinstance(previous, Combo):
+        previous = classify(previous, v)
+    return _moves(counts, previous)

@@ -4,8 +4,8 @@
  * its awkward cards, and the first chain to take out.  The simulations ask it hundreds of
  * thousands of times a decision, so it is here in C with a memo of its own; the Python
  * function stays the reference (tests/test_split_native.py compares the two on seeded
- * hands, tools/split_parity.py on millions).  Only the bots' heuristic lives here, no rule
- * of the game: which plays are legal is still dizhu.moves' answer alone.
+ * hands, tools/native_parity.py on millions).  Only the bots' heuristic lives here, no rule
+ * of the game: which plays are legal is dizhu.moves' answer (and its compiled twin's, dizhu._moves).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -7,19 +7,18 @@ taking chains out of a hand and counts the rest with trios carrying kickers.
 
 Results are memoised by hand key: the same hand always splits the same way.
 
-The search at the heart of it (:func:`_best_python`, and :func:`to_shed` on it) also exists compiled, in the C
-extension ``dizhu.bots._split``, which gives the same answer for every hand (tests pin it):
-:data:`NATIVE` says which one runs.  The build compiles it where a C compiler is present;
-without one, or with ``DIZHU_PURE_PYTHON=1`` in the environment, the Python one runs.
+The search at the heart of it (:func:`_best_python`, and :func:`to_shed` on it) also exists
+compiled, in the C extension ``dizhu.bots._split``, which gives the same answer for every hand
+(tests pin it): :data:`NATIVE` says which one runs (:mod:`dizhu.native`).
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import CHAIN_TOP, NUM_RANKS, Rank
+from ..native import load
 
 __all__ = ["Split", "split_counts", "plays_of", "to_shed", "Group", "NATIVE"]
 
@@ -162,19 +161,7 @@ def _best_python(c: tuple[int, ...], capacity: int) -> tuple[int, int, tuple[int
     return best
 
 
-def _load_native():
-    """The compiled :func:`_best_python` and :func:`_to_shed_python`, or None (not built, or
-    ``DIZHU_PURE_PYTHON`` set)."""
-    if os.environ.get("DIZHU_PURE_PYTHON"):
-        return None
-    try:
-        from . import _split
-    except ImportError:
-        return None
-    return _split
-
-
-_native = _load_native()
+_native = load("dizhu.bots._split")
 #: Whether the compiled hand split runs (else the Python one): the same answers, faster.
 NATIVE = _native is not None
 _best = _native.best if _native is not None else _best_python
