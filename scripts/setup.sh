@@ -16,9 +16,10 @@ setup_python() {
   fi
 }
 
-# A C compiler and the interpreter's headers, for the compiled hand split (dizhu.bots._split).  The
-# build skips it when they are missing (the bots then run the same split in Python, slower), so
-# this only tries to install them; tests/test_split_native.py fails if the split was not built.
+# A C compiler and the interpreter's headers, for the compiled kernels (dizhu._moves and
+# dizhu.bots._split; dizhu.native).  The build skips them when these are missing (the same code
+# then runs in Python, slower), so this only tries to install them (Debian's headers serve
+# Debian's Python); tests/test_moves_native.py and test_split_native.py fail if they were not built.
 setup_compiler() {
   local python="$1" missing=()
   if ! command -v gcc >/dev/null 2>&1; then missing+=(gcc); fi

@@ -322,8 +322,14 @@ static PyObject *moves_reply(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     if (parse_counts(args[1], c) < 0)
         return NULL;
-    long kind = PyLong_AsLong(args[2]), main_rank = PyLong_AsLong(args[3]), chain = PyLong_AsLong(args[4]);
-    if (PyErr_Occurred())
+    long kind = PyLong_AsLong(args[2]);
+    if (kind == -1 && PyErr_Occurred())
+        return NULL;
+    long main_rank = PyLong_AsLong(args[3]);
+    if (main_rank == -1 && PyErr_Occurred())
+        return NULL;
+    long chain = PyLong_AsLong(args[4]);
+    if (chain == -1 && PyErr_Occurred())
         return NULL;
     if (kind < 0 || kind >= KINDS || main_rank < 0 || main_rank >= NUM_RANKS) {
         PyErr_Format(PyExc_ValueError, "no play of kind %ld with main rank %ld", kind, main_rank);
@@ -351,13 +357,15 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "dizhu._moves",
 
 PyMODINIT_FUNC PyInit__moves(void) {
     PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
     /* the kinds by the index reply() takes: dizhu.moves checks they are dizhu.combos.Kind's */
     PyObject *kinds = Py_BuildValue("(ssssssssssssss)", "single", "pair", "trio", "trio_single", "trio_pair",
                                     "straight", "pair_chain", "plane", "plane_single", "plane_pair",
                                     "four_two_single", "four_two_pair", "bomb", "rocket");
-    if (m == NULL || kinds == NULL || PyModule_AddObject(m, "KINDS", kinds) < 0) {
+    if (kinds == NULL || PyModule_AddObject(m, "KINDS", kinds) < 0) {
         Py_XDECREF(kinds);
-        Py_XDECREF(m);
+        Py_DECREF(m);
         return NULL;
     }
     return m;

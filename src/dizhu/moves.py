@@ -346,9 +346,10 @@ _moves = _moves_native if _native is not None else _moves_python
 
 
 def moves_from_counts(counts: Sequence[int], previous: Combo | None = None) -> list[Combo]:
-    """:func:`legal_moves` on a rank-count vector, with no input checks.
+    """:func:`legal_moves` on a rank-count vector, with no check that the hand fits a deck.
 
-    For engines and bots that keep hands as counts.
+    For engines and bots that keep hands as counts.  The compiled generator refuses (``ValueError``)
+    a count outside 0 to 4, or above 1 for a joker, which no deck deals.
 
     >>> [str(m) for m in moves_from_counts((2,) + (0,) * 14)]
     ['3', '33']

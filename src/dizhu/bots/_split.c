@@ -199,8 +199,14 @@ static PyObject *split_to_shed(PyObject *self, PyObject *const *args, Py_ssize_t
     PyObject *out = PyTuple_New(NUM_RANKS);
     if (out == NULL)
         return NULL;
-    for (int r = 0; r < NUM_RANKS; r++)
-        PyTuple_SET_ITEM(out, r, PyLong_FromLong(c[r]));
+    for (int r = 0; r < NUM_RANKS; r++) {
+        PyObject *n = PyLong_FromLong(c[r]); /* 0 to 4: a cached small int, but checked all the same */
+        if (n == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, r, n);
+    }
     return out;
 }
 

@@ -172,7 +172,7 @@ def to_shed(c: tuple[int, ...], keep: int) -> tuple[int, ...]:
 
     The duel farmer wins at the handicap line, so its last ``keep`` cards are never played: it
     sets aside, one at a time, the card whose absence saves the most plays (then leaves the
-    fewest awkward cards), the lowest among equals.  ``keep`` 0 is the hand itself (memoised).
+    fewest awkward cards), the lowest among equals.  ``keep`` 0 is the hand itself.
 
     >>> hand = (1, 0, 1, 0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0)  # 3, 5, a pair of queens, of kings
     >>> plays_of(hand), to_shed(hand, 1)[:3], to_shed(hand, 2)[:3], plays_of(to_shed(hand, 2))
@@ -183,7 +183,7 @@ def to_shed(c: tuple[int, ...], keep: int) -> tuple[int, ...]:
 
 @lru_cache(maxsize=100_000)
 def _to_shed_python(c: tuple[int, ...], keep: int) -> tuple[int, ...]:
-    """:func:`to_shed` in Python (the reference for the compiled one)."""
+    """:func:`to_shed` in Python, on the Python split: the reference for the compiled one (memoised)."""
     if keep <= 0:
         return c
     if sum(c) <= keep:
@@ -192,7 +192,7 @@ def _to_shed_python(c: tuple[int, ...], keep: int) -> tuple[int, ...]:
     for r, n in enumerate(c):
         if n:
             after = c[:r] + (n - 1,) + c[r + 1:]
-            key = (_best(after, 0)[:2], r)  # the split's score, without building the split
+            key = (_best_python(after, 0)[:2], r)  # the split's score, without building the split
             if best is None or key < best:
                 best = key
     r = best[1]

@@ -26,7 +26,9 @@ budget is stated in seconds of one core but counted in simulated decisions
 (``STEPS_PER_SECOND`` a second, measured by ``benchmarks/bots.py``), so the
 choice is a deterministic function of the observation, the seed and the
 budget, and never depends on how busy the machine is — unless a wall-clock
-``deadline`` cuts it short.
+``deadline`` cuts it short.  It does depend on the kernel: compiled
+(:mod:`dizhu.native`), a second holds more simulated decisions, so a
+pure-Python install searches less in the same time and may choose otherwise.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from ..cards import NUM_RANKS
 from ..combos import Combo
 from ..rules import has_won, next_seat, same_side, spring, trick_over
 from ..solve import Position, Solver
+from ..moves import NATIVE as MOVES_NATIVE
 from .hands import NATIVE
 from .memo import replies
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
@@ -55,9 +58,10 @@ __all__ = ["search_move", "evaluate", "play_out", "ranked", "Estimate", "SearchC
 DEFAULT_BUDGET = 0.3
 #: Simulated decisions (rollout moves, style evaluations) per second of one core, measured by
 #: benchmarks/bots.py and benchmarks/kernel.py on the project's 2-core machine: 44k a second in
-#: Python, twice as many with the compiled hand split (:data:`.hands.NATIVE`; kernel.py: 87.6k
-#: against 47.0k a CPU-second on the same positions).
-STEPS_PER_SECOND = 88_000 if NATIVE else 44_000
+#: Python; with both compiled kernels (move generation and the hand split, :mod:`dizhu.native`)
+#: kernel.py measures 2.17 times as many (108.9k against 50.2k a CPU-second), and 88k keeps a
+#: little under that (a 0.3 s budget takes about 0.28 s); with one of them alone, the Python rate.
+STEPS_PER_SECOND = 88_000 if NATIVE and MOVES_NATIVE else 44_000
 #: Worlds at least, even when the budget runs out (keeps decisions stable).
 MIN_WORLDS = 4
 #: Worlds at most.
