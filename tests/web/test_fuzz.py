@@ -72,10 +72,22 @@ def valid_requests_pass_validation(ctx, response, case):
 
 CHECKS = dict(excluded_checks=[positive_data_acceptance], additional_checks=[valid_requests_pass_validation])
 
+#: Headers that frame the HTTP message itself.  A generated value for one (``Content-Length:
+#: imGr``) is refused by the HTTP server before the app sees the request (uvicorn's 400 "Invalid
+#: HTTP request received."): a fault of the message, not of the API's input, so none is sent.
+FRAMING = {"content-length", "transfer-encoding", "host", "connection", "expect", "upgrade", "te", "trailer"}
+
+
+def without_framing(case) -> None:
+    if case.headers:
+        for name in [n for n in case.headers if n.lower() in FRAMING]:
+            del case.headers[name]
+
 
 @schema.parametrize()
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_api_holds_against_generated_requests(case, live_server, live_game):
+    without_framing(case)
     case.call_and_validate(base_url=live_server.url, **CHECKS)
     # Aimed at a real game: only schema-valid requests (a token would make invalid ones valid).
     if case.meta.generation.mode.is_positive and case.path_parameters and "game_id" in case.path_parameters:
