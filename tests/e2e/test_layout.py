@@ -397,7 +397,23 @@ def test_phone_portrait_level_names_counter_ranks_and_duel_news_stay_clear(make_
     table.shot("phone-portrait-390-counter")
 
     # The duel: the opponent's bid steps back while the landlord's news shows over it.
-    duel = make_table(PHONE_PORTRAIT_TALL).open()
+    assert_duel_news_clear(make_table(PHONE_PORTRAIT_TALL).open(), "phone-portrait-390-duel-news")
+
+
+# The bubbles that the landlord's news covers (their words).
+NEWS_CLASH = """() => {
+  const news = document.getElementById('news').getBoundingClientRect();
+  return [...document.querySelectorAll('#board .bubble')].filter((b) => {
+    const r = b.getBoundingClientRect();
+    return getComputedStyle(b).visibility !== 'hidden' && r.width > 0 && r.left < news.right
+      && r.right > news.left && r.top < news.bottom && r.bottom > news.top;
+  }).map((b) => b.textContent);
+}"""
+
+
+def assert_duel_news_clear(duel, shot: str) -> None:
+    """Bid through a duel in which the opponent calls first (and so has a bid on the table when
+    the news comes) and check that the news covers no bubble."""
     duel.page.fill("#deal-input", "duel-e2e-0")
     duel.page.click("#deal-btn")
     duel.wait("body[data-screen=table]")
@@ -407,13 +423,13 @@ def test_phone_portrait_level_names_counter_ranks_and_duel_news_stay_clear(make_
         with duel.progressing():
             duel.bid_quickly("duel", rob=True)
     duel.wait("body[data-news]")
-    clash = duel.page.evaluate("""() => {
-      const news = document.getElementById('news').getBoundingClientRect();
-      return [...document.querySelectorAll('#board .bubble')].filter((b) => {
-        const r = b.getBoundingClientRect();
-        return getComputedStyle(b).visibility !== 'hidden' && r.width > 0 && r.left < news.right
-          && r.right > news.left && r.top < news.bottom && r.bottom > news.top;
-      }).map((b) => b.textContent);
-    }""")
+    assert duel.page.locator("#zone-1 .bubble").count() == 1  # the opponent's last bid is there
+    clash = duel.page.evaluate(NEWS_CLASH)
     assert clash == [], clash
-    duel.shot("phone-portrait-390-duel-news")
+    duel.shot(shot)
+
+
+@pytest.mark.parametrize("size", ["desktop", "landscape"])
+def test_duel_news_keeps_clear_of_the_opponents_bid(make_table, size):
+    # On a desktop the news, in the middle of the board, covered the opponent's "Rob" above it.
+    assert_duel_news_clear(make_table(SIZES[size]).open(), f"layout-{size}-duel-news")
