@@ -352,6 +352,37 @@ def test_new_elements_stay_apart_and_big_enough_to_tap(make_table, size):
     assert not page.is_visible("#coach")
 
 
+@pytest.mark.parametrize("size", ["portrait", "landscape"])
+def test_a_long_hint_or_error_is_not_hidden_under_the_news_on_a_phone(make_table, size):
+    # Japanese, the counter open: the hint's three lines reached up under the landlord's news,
+    # which hid the hinted cards.
+    table = make_table(SIZES[size], locale="ja-JP").open()
+    page = table.page
+    table.start_deal(deal_where_i_bid_first())
+    become_landlord(table)
+    table.settle_hand()
+    page.click("#counter-btn")
+    table.wait("#counter:not([hidden])")
+    assert page.is_visible("#news")
+    page.click("[data-ctl=hint]")
+    table.wait("#status.hint")
+    table.shot(f"layout-{size}-ja-hint-news")
+    assert_apart(table, TABLE_PARTS, [("news", "status")])
+    assert page.is_visible("#status .chips")
+    # An illegal play's reason too.
+    page.keyboard.press("Escape")
+    ids = table.hand_ids()
+    table.click_card(ids[0])
+    table.click_card(ids[-1])
+    page.click("[data-ctl=play]")
+    table.wait("#status.error")
+    assert_apart(table, TABLE_PARTS, [("news", "status")])
+    # Once the message goes, the news is back until the first play.
+    page.keyboard.press("Escape")
+    table.wait("#status:not(.error):not(.hint)")
+    assert page.locator("#news").evaluate("el => getComputedStyle(el).visibility") == "visible"
+
+
 def test_puzzle_seat_headers_keep_the_card_count_whole_on_a_phone(make_table):
     """A long seat name ("Your partner (computer, exact solver)") beside "7 cards" on 390 px."""
     table = make_table(PHONE_PORTRAIT_TALL).open()
