@@ -352,6 +352,32 @@ def test_new_elements_stay_apart_and_big_enough_to_tap(make_table, size):
     assert not page.is_visible("#coach")
 
 
+@pytest.mark.parametrize("viewport", [PHONE_LANDSCAPE_WIDE, PHONE_LANDSCAPE], ids=["844", "740"])
+def test_landscape_seats_stay_under_the_open_counter(make_table, viewport):
+    # The counter's row leaves the board too short for a seat's three lines: centred, the panels
+    # rose under the counter, which cut their tops off.
+    table = make_table(viewport).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.page.click("#counter-btn")
+    table.wait("#counter:not([hidden])")
+    counter = box(table, "#counter")
+    # The seats, and the plays beside them: play on until the player answers someone's play.
+    table.to_my_play_turn()
+    for _ in range(20):
+        if table.page.locator("#zone-1 .play-row, #zone-2 .play-row").count():
+            break
+        with table.progressing():
+            table.play_turn()
+        assert table.wait_turn_or_over() == "playing"
+    below = table.page.evaluate(BOXES, {"it": ".seat-panel, #zone-1 > *, #zone-2 > *"})["it"]
+    assert len(below) >= 3, below
+    for b in below:
+        assert b["top"] >= counter["y"] + counter["height"] - 0.5, (b, counter)
+    assert_apart(table, TABLE_PARTS, [("seats", "status"), ("seats", "buttons"), ("seats", "cards")])
+    table.shot(f"layout-landscape-{viewport['width']}-counter-seats")
+
+
 @pytest.mark.parametrize("size", ["portrait", "landscape"])
 def test_a_long_hint_or_error_is_not_hidden_under_the_news_on_a_phone(make_table, size):
     # Japanese, the counter open: the hint's three lines reached up under the landlord's news,
