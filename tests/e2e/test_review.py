@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .e2e_support import DESKTOP, PHONE_PORTRAIT, module, translations
 
+PHONE_LANDSCAPE_WIDE = {"width": 844, "height": 390}
+
 REVIEW_TIMEOUT = 120_000  # the server reviews each decision at the search's default budget
 
 
@@ -77,3 +79,48 @@ def test_the_review_in_japanese_on_a_phone(make_table):
         words = translations(language)
         assert table.text("#review-title") == words["review.title"]
         assert words["review.made"] in table.text("#review .review-detail")
+
+
+# Whether each element is wholly inside the window (its box, not clipped off by a scroller).
+IN_VIEW = """(selectors) => selectors.map((sel) => {
+  const els = [...document.querySelectorAll(sel)];
+  return [sel, els.length > 0 && els.every((el) => {
+    const r = el.getBoundingClientRect();
+    if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) return false;
+    for (let p = el.parentElement; p; p = p.parentElement) {  // not scrolled out of a scroller's box
+      const st = getComputedStyle(p);
+      if (!/(auto|scroll|hidden)/.test(st.overflowY + st.overflowX)) continue;
+      const q = p.getBoundingClientRect();
+      if (r.top < q.top - 0.5 || r.bottom > q.bottom + 0.5) return false;
+    }
+    return true;
+  })];
+}).filter(([, inside]) => !inside).map(([sel]) => sel)"""
+
+
+def test_the_replay_and_its_review_fit_a_landscape_phone(make_table):
+    # 844x390: the replay showed two of the three seats (often not the one acting), and pressing
+    # Review showed the replay alone, the review out of sight below it.
+    table = make_table(PHONE_LANDSCAPE_WIDE).open()
+    table.start("classic", "normal")
+    table.play_round("classic")
+    table.page.click("[data-ctl=replay]")
+    table.wait("#replay[open]")
+    for _ in range(5):
+        table.page.click("#replay-next")
+        outside = table.page.evaluate(IN_VIEW, [".replay-seat", ".replay-seat.acting", "#replay-caption", ".replay-nav button",
+                                               "#replay-close"])
+        assert outside == [], outside
+    table.shot("phone-landscape-844-replay")
+    table.page.keyboard.press("Escape")
+    table.wait("#settle-dialog[open]")
+    open_review(table)
+    table.shot("phone-landscape-844-review")
+    outside = table.page.evaluate(IN_VIEW, [".replay-seat.acting", "#replay-caption", ".replay-nav button", "#review-title",
+                                           "#review .review-counts", "#review .review-mark.current", "#review .review-grade"])
+    assert outside == [], outside
+    if table.page.locator("#review .review-mark").count() > 1:
+        table.page.keyboard.press("]")
+        table.wait("#review .review-mark.current[data-decision='1']")
+        outside = table.page.evaluate(IN_VIEW, [".replay-seat.acting", "#replay-caption", "#review .review-grade"])
+        assert outside == [], outside
