@@ -127,3 +127,42 @@ def test_counts_agree_with_their_number(make_table):
     seen = table.page.evaluate(COUNTS, "zh-Hans")
     assert seen["one"] == "手牌很强：1 手，1 张大牌。"
     assert seen["cards"] == ["0 张", "1 张", "2 张"]
+
+
+# The first character of every line but the first, in each element's text as laid out.
+LINE_STARTS = """(selector) => [...document.querySelectorAll(selector)].filter((el) => el.getClientRects().length).flatMap((el) => {
+  const starts = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let top = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.data.length; i += 1) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = [...range.getClientRects()].pop();
+      if (!rect || !rect.width || !node.data[i].trim()) continue;
+      if (top !== null && rect.top > top + rect.height / 2) starts.push(node.data.slice(i, i + 6));
+      top = rect.top;
+    }
+  }
+  return starts;
+})"""
+
+# What Japanese never starts a line with (kinsoku): small kana, the long-vowel mark, closing
+# punctuation.
+NOT_AT_LINE_START = set("ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶー・、。，．）」』】！？")
+
+
+def test_japanese_lines_never_start_with_a_small_kana_or_a_long_vowel_mark(make_table):
+    # "コンピ / ューター", "カ / ードゲーム": lines broken before ュ and ー on a 390 px phone.
+    table = make_table({"width": 390, "height": 844}, locale="ja-JP").open()
+    table.wait("html[lang=ja]")
+    starts = table.page.evaluate(LINE_STARTS, ".tagline, .option small, #deal-help")
+    assert starts, "no text wraps here: the test sees nothing"
+    bad = [line for line in starts if line[0] in NOT_AT_LINE_START]
+    assert not bad, bad
+    table.page.click("#start-rules-btn")
+    table.wait("#rules-dialog[open] .rules-body p")
+    starts = table.page.evaluate(LINE_STARTS, "#rules-body p, #rules-body td")
+    bad = [line for line in starts if line[0] in NOT_AT_LINE_START]
+    assert not bad, bad
