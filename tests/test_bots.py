@@ -261,6 +261,9 @@ def test_hint_alternatives_are_legal_and_explained():
         for alt in h["alternatives"]:
             assert alt["action"] in obs["legal_actions"]
             HINT_REASONS[alt["reason"]["key"]].format(**alt["reason"]["params"])
+        # an option does not repeat a better one's point: it shows its own search figures instead
+        points = [repr(a["reason"]) for a in h["alternatives"] if a["reason"]["key"] != "search"]
+        assert len(set(points)) == len(points), h["alternatives"]
 
 
 def test_hint_reasons_name_the_point_of_the_move():

@@ -41,9 +41,12 @@ def suggestions(view: View, rng: random.Random, n: int, budget: float | None = N
     deadline = None if time_limit is None else time.monotonic() + time_limit
     estimates, _ = ranked(view, rng, HINT_BUDGET if budget is None else budget, deadline)
     ctx = Ctx.of(view)
-    out = []
+    out: list[Decision] = []
     for est in estimates[:max(1, n)]:
         key, params = point_of(ctx, est)
+        if est.worlds and any(d.reason == key and d.params == params for d in out):
+            # the same point as a better suggestion says nothing of this one: its own figures do
+            key, params = "search", {"rate": round(100 * est.win_chance), "games": est.worlds}
         out.append(Decision("pass" if est.move is None else f"play {est.move.text}", key, params))
     return out
 
