@@ -327,6 +327,27 @@ def test_evaluate_scores_the_given_moves_in_order():
         assert search_move(view, random.Random(seed), budget=1.0).action != "play R"
 
 
+def test_the_search_objective_blends_the_win_and_the_points():
+    from dizhu.bots.search import SearchConfig, evaluate, ranked
+    from dizhu.bots.view import View
+
+    view = View.of(_blunder_position())
+    moves = [classify("R"), None, classify("J")]
+    points = evaluate(view, random.Random(3), moves, budget=0.05)
+    assert all(e.score == e.points for e in points)  # the default: points alone
+    wins = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(win_weight=1.0))
+    # the same worlds and rollouts; the score is then the chance to win, from -1 to +1
+    assert [(e.points, e.win_chance) for e in wins] == [(e.points, e.win_chance) for e in points]
+    assert all(e.score == pytest.approx(2 * e.win_chance - 1) for e in wins)
+    # the search ranks by the score, not the points
+    ranked_wins, _ = ranked(view, random.Random(3), budget=0.05, config=SearchConfig(win_weight=1.0))
+    in_race = [e for e in ranked_wins if e.worlds == ranked_wins[0].worlds]
+    assert [e.score for e in in_race] == sorted((e.score for e in in_race), reverse=True)
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError):
+            SearchConfig(win_weight=bad)
+
+
 def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(monkeypatch):
     import dataclasses
 

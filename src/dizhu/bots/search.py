@@ -97,11 +97,29 @@ class SearchConfig:
     #: Read the earlier rounds at the table too (:func:`.reading.read_table`): each other seat's
     #: own style prior, and how far each style is trusted with it.
     table: bool = True
+    #: What the search maximises: ``win_weight`` times the win (+1 or -1) plus ``1 - win_weight``
+    #: times the points.  0 ranks moves by expected points alone; 1 by the chance to win alone.
+    win_weight: float = 0.0
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
         if unknown or not any(w > 0 for w in self.prior.values()):
             raise ValueError(f"a prior over known styles with some weight is needed, not {dict(self.prior)}")
+        if not 0.0 <= self.win_weight <= 1.0:
+            raise ValueError(f"win_weight is a share between 0 and 1, not {self.win_weight}")
+
+    def objective(self, points: float) -> float:
+        """What the search maximises, for a world that ends with ``points`` for the side.
+
+        Increasing in the points, so the exact solver's best line (most points) is its best too.
+
+        >>> SearchConfig(win_weight=0.5).objective(4.0), SearchConfig(win_weight=0.5).objective(-1.0)
+        (2.5, -1.0)
+        """
+        w = self.win_weight
+        if not w:
+            return points
+        return w * ((points > 0) - (points < 0)) + (1.0 - w) * points
 
     def table_of(self, view: View) -> Table:
         """What the earlier rounds at the table say of the other seats, under this configuration."""
@@ -133,6 +151,8 @@ class Estimate:
     win_chance: float
     #: Worlds searched (0: the deadline came before the first one).
     worlds: int
+    #: What the search ranks by (:meth:`SearchConfig.objective`, averaged like ``points``).
+    score: float = 0.0
 
 
 def sample_world(view: View, rng: random.Random) -> list[list[int]]:
@@ -297,17 +317,19 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     steps_budget = budget * STEPS_PER_SECOND
     steps = 0
     totals = [0.0] * len(moves)
+    scores = [0.0] * len(moves)
     wins = [0.0] * len(moves)
     weights = [0.0] * len(moves)
     counts = [0] * len(moves)
     active = list(range(len(moves)))
-    seen: list[list[float]] = [[] for _ in moves]  # each move's value in each world (racing)
+    seen: list[list[float]] = [[] for _ in moves]  # each move's objective in each world (racing)
     world_weights: list[float] = []
     next_race = RACE_FROM
     worlds = 0
     me = view.seat
     exact = sum(view.cards_left) <= config.exact_cards
     table = config.table_of(view)  # once per decision: the earlier rounds are the same in every world
+    objective = config.objective
     while worlds < MIN_WORLDS or steps < steps_budget:
         if deadline is not None and time.monotonic() > deadline:
             break  # before the world's sampling and reading, which take time too
@@ -329,12 +351,14 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
             break  # the deadline fell inside this world: it does not count
         w = reading.weight
         for i, value in zip(active, values):
+            score = objective(value)
             totals[i] += w * value
+            scores[i] += w * score
             wins[i] += w * (value > 0)
             weights[i] += w
             counts[i] += 1
             if race:
-                seen[i].append(value)
+                seen[i].append(score)
         world_weights.append(w)
         worlds += 1
         if worlds >= MAX_WORLDS or (exact and worlds >= 40):
@@ -348,7 +372,8 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
             break
     if not worlds:
         return [Estimate(m, 0.0, 0.0, 0) for m in moves]
-    return [Estimate(m, totals[i] / weights[i], wins[i] / weights[i], counts[i]) for i, m in enumerate(moves)]
+    return [Estimate(m, totals[i] / weights[i], wins[i] / weights[i], counts[i], scores[i] / weights[i])
+            for i, m in enumerate(moves)]
 
 
 def _still_in_race(active: list[int], seen: list[list[float]], weights: list[float]) -> list[int]:
@@ -418,7 +443,7 @@ def ranked(view: View, rng: random.Random, budget: float | None = None,
     most = max(e.worlds for e in estimates)
     # The moves that stayed in the race first: a dropped one's few worlds may flatter it.
     order = sorted(range(len(candidates)),
-                   key=lambda i: (estimates[i].worlds < most, -estimates[i].points, candidates[i] is not choice, i))
+                   key=lambda i: (estimates[i].worlds < most, -estimates[i].score, candidates[i] is not choice, i))
     return [estimates[i] for i in order], choice
 
 
