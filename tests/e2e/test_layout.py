@@ -490,3 +490,31 @@ def assert_duel_news_clear(duel, shot: str) -> None:
 def test_duel_news_keeps_clear_of_the_opponents_bid(make_table, size):
     # On a desktop the news, in the middle of the board, covered the opponent's "Rob" above it.
     assert_duel_news_clear(make_table(SIZES[size]).open(), f"layout-{size}-duel-news")
+
+
+START_CHOICES = "#start-form fieldset.choice, #start-language, #start-btn"
+
+
+@pytest.mark.parametrize("viewport", [PHONE_LANDSCAPE_WIDE, PHONE_LANDSCAPE], ids=["844", "740"])
+def test_landscape_start_screen_shows_the_choices_and_new_game_unscrolled(make_table, viewport):
+    # A phone held sideways: in one column the level choice and New game were below the fold.
+    for locale in ["en-US", "ja-JP", "zh-CN", "zh-TW"]:
+        table = make_table(viewport, locale=locale).open()
+        table.wait("body[data-screen=start]")
+        assert table.page.eval_on_selector("#start-screen", "el => el.scrollTop") == 0
+        assert_inside(table, START_CHOICES)
+        assert len(table.page.evaluate(BOXES, {"it": START_CHOICES})["it"]) == 4
+        # Each choice's words inside its button ("Intermediate" whole), nothing wider than the screen.
+        assert table.page.evaluate(f"({BOX_INSIDE})([...document.querySelectorAll('#start-form .option span')]"
+                                   ".map((s) => [s.querySelector('b'), s]))")
+        assert table.page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        assert_big_enough(table, f"start {locale}")
+        table.shot(f"start-landscape-{viewport['width']}-{locale}")
+    # A game to continue: its button is in sight too, beside New game.
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.page.click("#menu-btn")
+    table.page.click("#menu-home")
+    table.wait("body[data-screen=start] #continue-btn:not([hidden])")
+    assert_inside(table, f"#continue-btn, {START_CHOICES}")
+    table.shot(f"start-landscape-{viewport['width']}-continue")

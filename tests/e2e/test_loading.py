@@ -15,7 +15,7 @@ from .e2e_support import DESKTOP, PHONE_PORTRAIT, module, translations
 FIRST_LOAD_LIMIT = 60 * 1024
 LOCALES = {"en": "en-US", "ja": "ja-JP", "zh-Hans": "zh-CN", "zh-Hant": "zh-TW"}
 # Fetched only when their screen opens (the lazy modules' styles and dictionary parts).
-LATER = ("puzzles.css", "review.css", "/puzzle/", "/review/", "/rules/", "puzzles.js", "review.js", "rules.js")
+LATER = ("puzzles.css", "review.css", "replay.css", "rules.css", "replay.js", "/puzzle/", "/review/", "/rules/", "puzzles.js", "review.js", "rules.js")
 
 SWITCH = f"async (code) => {{ const {{ setLanguage }} = await {module('i18n.js')}; await setLanguage(code); }}"
 
@@ -74,6 +74,7 @@ def test_puzzles_and_rules_get_their_styles_and_words_in_every_language(make_tab
     # The rules: their words come with rules.js, and follow a switch while the dialog is open.
     table.page.click("#start-rules-btn")
     table.wait("#rules-dialog[open] #rules-about")
+    assert computed(table, "#rules-dialog", "display") == "flex"  # rules.css
     for language in ["ja", "zh-Hans", "zh-Hant", "en"]:
         if language != "ja":
             table.page.evaluate(SWITCH, language)

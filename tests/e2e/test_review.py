@@ -67,9 +67,10 @@ def test_the_review_in_japanese_on_a_phone(make_table):
     panel = table.page.locator("#review").bounding_box()
     assert panel["width"] <= PHONE_PORTRAIT["width"]
     table.shot("phone-ja-review")
-    # Its words and styles come with review.js (i18n/review/, review.css); a language chosen while
-    # it is open brings that language's part.
+    # Its words and styles come with review.js (i18n/review/, review.css, and replay.css); a language
+    # chosen while it is open brings that language's part.
     assert table.page.eval_on_selector("#review", "el => getComputedStyle(el).paddingLeft") == "10px"
+    assert table.page.eval_on_selector("#replay-table", "el => getComputedStyle(el).display") == "flex"  # replay.css
     for mark in table.page.locator("#review .review-mark").all():  # big enough for a finger
         box = mark.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, box

@@ -2,13 +2,15 @@
 // up (the settle event reveals the starting hands), each seat's latest action,
 // and a caption for the step. Arrow keys, Home/End and the buttons move.
 
-import { $, h, replace } from './dom.js';
+import { $, h, replace, useStyle } from './dom.js';
 import { cardRow, cardFace, cardBack } from './cardview.js';
 import { foldEvents, lastDealIndex } from './tablestate.js';
 import { playOrder } from './cards.js';
 import { actionLabel, describeEvent, seatName } from './format.js';
 import { seatPosition } from './table.js';
 import { t } from './i18n.js';
+
+await useStyle(new URL('../css/replay.css', import.meta.url)); // not in the first load
 
 export class Replay {
   constructor() {

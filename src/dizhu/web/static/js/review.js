@@ -9,8 +9,9 @@ import { lastDealIndex } from './tablestate.js';
 import { actionLabel, hintParts } from './format.js';
 import { language, t, usePart } from './i18n.js';
 
-// The review's words and styles come with this module, not in the first load.
-await Promise.all([usePart('review'), useStyle(new URL('../css/review.css', import.meta.url))]);
+// The review's words and styles come with this module, not in the first load; the replay's
+// styles first, as review.css builds on them (this module may load before replay.js).
+await Promise.all([usePart('review'), ...['replay', 'review'].map((name) => useStyle(new URL(`../css/${name}.css`, import.meta.url)))]);
 
 const GRADES = ['good', 'inaccuracy', 'mistake', 'blunder'];
 const POLL_MS = 600;

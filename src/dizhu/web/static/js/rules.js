@@ -2,13 +2,14 @@
 // drawn examples, the keyboard shortcuts) lives here; every word comes from
 // the translation files (keys rules.*, i18n/rules/), written for this site.
 
-import { h, replace } from './dom.js';
+import { h, replace, useStyle } from './dom.js';
 import { cardRow } from './cardview.js';
 import { idsForNotation } from './cards.js';
 import { kindName } from './format.js';
 import { t, usePart } from './i18n.js';
 
-await usePart('rules'); // the page's words come with this module, not in the first load
+// The page's words and styles come with this module, not in the first load.
+await Promise.all([usePart('rules'), useStyle(new URL('../css/rules.css', import.meta.url))]);
 
 // [section key, number of paragraphs]
 const SECTIONS = [
