@@ -125,3 +125,19 @@ def test_the_replay_and_its_review_fit_a_landscape_phone(make_table):
         table.wait("#review .review-mark.current[data-decision='1']")
         outside = table.page.evaluate(IN_VIEW, [".replay-seat.acting", "#replay-caption", "#review .review-grade"])
         assert outside == [], outside
+
+
+def test_the_review_leaves_the_replays_seats_whole_on_a_desktop(make_table):
+    # 1366x768: the replay's third seat was cut off at the bottom, under the review panel.
+    table = make_table({"width": 1366, "height": 768}).open()
+    table.start("classic", "normal")
+    table.play_round("classic")
+    open_review(table)
+    for decision in range(min(3, table.page.locator("#review .review-mark").count())):
+        if decision:  # the next decision, whose explanation may take more lines
+            table.page.keyboard.press("]")
+            table.wait(f"#review .review-mark.current[data-decision='{decision}']")
+        outside = table.page.evaluate(IN_VIEW, [".replay-seat", "#replay-caption", ".replay-nav button", "#review-title",
+                                               "#review .review-mark.current", "#review .review-grade"])
+        assert outside == [], (decision, outside)
+    table.shot("desktop-1366-review")
