@@ -127,3 +127,42 @@ def test_the_seat_headers_card_count_stays_on_one_line_on_a_phone(make_table):
             line = float(count.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)"))
             assert box["height"] < line * 1.5, count.inner_text()  # "7 cards", not "7" over "cards"
             assert box["y"] < name["y"] + name["height"], seat.inner_text()  # beside the name, not below it
+
+
+# The look of the table's error line (table.css), drawn beside the puzzle to compare with.
+TABLE_ERROR = """() => {
+  const probe = document.createElement('div');
+  probe.className = 'status error';
+  probe.innerHTML = '<span class="msg">x</span>';
+  document.body.append(probe);
+  const st = getComputedStyle(probe.firstChild);
+  const look = [st.backgroundColor, st.borderTopColor, st.borderTopStyle, st.color];
+  probe.remove();
+  return look;
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_illegal_plays_reason_looks_and_sounds_like_the_tables_errors(make_table, size):
+    # The reason showed as plain text under the trick, unlike the table's red error line.
+    puzzle = next(p for p in load("classic") if p.id == "classic-004")  # a lone J against QQ
+    table = make_table(SIZES[size]).open()
+    open_puzzle(table, puzzle)
+    counts = [0] * len(puzzle.position.hands[puzzle.seat])
+    counts[8] = 1
+    select(table, counts)
+    hand = table.page.locator("#pz-hand").bounding_box()
+    table.page.click("#pz-play")
+    table.wait("#pz-status:has-text('cannot answer')")
+    look = table.page.eval_on_selector(
+        "#pz-status", "el => { const st = getComputedStyle(el); return [st.backgroundColor, st.borderTopColor, st.borderTopStyle, st.color]; }")
+    assert look == table.page.evaluate(TABLE_ERROR)
+    assert table.page.get_attribute("#pz-status", "aria-live") == "assertive"  # spoken at once, as the table's
+    if size == "desktop":  # on one line, the hand stays put (on a phone the reason takes two)
+        assert abs(table.page.locator("#pz-hand").bounding_box()["y"] - hand["y"]) < 1
+    table.shot(f"puzzle-illegal-{size}")
+    # A hint afterwards is no error.
+    table.page.click("#pz-hint")
+    table.wait("#pz-status:not(.error) .chips")
+    assert translations("en")["puzzle.hint_is"] in table.text("#pz-status")
+    assert table.page.get_attribute("#pz-status", "aria-live") is None

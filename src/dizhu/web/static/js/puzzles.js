@@ -272,8 +272,13 @@ function result() {
   return null;
 }
 
-function status(parts) {
-  replace($('pz-status'), parts);
+/** The line under the trick: a hint, or (kind 'error') a refusal's reason, drawn and spoken as the table's errors. */
+function status(parts, kind = '') {
+  const el = $('pz-status');
+  el.className = `pz-status ${kind}`.trim();
+  if (kind === 'error') el.setAttribute('aria-live', 'assertive');
+  else el.removeAttribute('aria-live');
+  replace(el, parts);
 }
 
 async function send(action) {
@@ -284,11 +289,11 @@ async function send(action) {
     try {
       verdict = await call('POST', `/api/puzzles/${state.id}/check`, { moves: state.moves, action });
     } catch (error) {
-      status(reasonParts(error.code, error.params));
+      status(reasonParts(error.code, error.params), 'error');
       return;
     }
     if (!verdict.legal) {
-      status(reasonParts(verdict.error.code, verdict.error.params || {}));
+      status(reasonParts(verdict.error.code, verdict.error.params || {}), 'error');
       return;
     }
   }
@@ -296,7 +301,7 @@ async function send(action) {
   try {
     state = await call('POST', `/api/puzzles/${state.id}/play`, { moves });
   } catch (error) {
-    status(reasonParts(error.code, error.params));
+    status(reasonParts(error.code, error.params), 'error');
     return;
   }
   selected = new Set();
@@ -315,7 +320,7 @@ async function hint() {
   try {
     ({ action } = await call('POST', `/api/puzzles/${state.id}/hint`, { moves: state.moves }));
   } catch (error) {
-    status(reasonParts(error.code, error.params));
+    status(reasonParts(error.code, error.params), 'error');
     return;
   }
   selected = new Set();
@@ -337,7 +342,7 @@ async function solution() {
   try {
     answer = await call('POST', `/api/puzzles/${state.id}/solution`, { moves: state.moves });
   } catch (error) {
-    status(reasonParts(error.code, error.params));
+    status(reasonParts(error.code, error.params), 'error');
     return;
   }
   explanation = answer.from_here || answer.from_start;
