@@ -96,21 +96,23 @@ class Outsider:
         return "pass"
 
 
-class NoLine:
-    """Intermediate with ``Style(to_the_line=False)`` (the ablation of the duel farmer's line)."""
+class StyledIntermediate:
+    """Intermediate with other thresholds (a ``policy.Style``) in the play; it bids as intermediate.
+    ``intermediate-noline`` is ``Style(to_the_line=False)``; benchmarks/thresholds.py screens more."""
 
-    def __init__(self, variant: str, seed: Any) -> None:
+    def __init__(self, style: Any, variant: str, seed: Any) -> None:
         from dizhu.bots import create
 
+        self._style = style
         self._bot = create("intermediate", variant, seed=repr(seed))
 
     def decide(self, obs: dict[str, Any]) -> str:
-        from dizhu.bots.policy import Ctx, Style, intermediate_move
+        from dizhu.bots.policy import Ctx, intermediate_move
         from dizhu.bots.view import View
 
         if obs["phase"] == "bidding":
             return self._bot.decide(obs)
-        move = intermediate_move(Ctx.of(View.of(obs)), Style(to_the_line=False))[0]
+        move = intermediate_move(Ctx.of(View.of(obs)), self._style)[0]
         return "pass" if move is None else f"play {move.text}"
 
 
@@ -159,7 +161,9 @@ def make_player(original, steps: int | None = None):
         if name == "outsider":
             return Outsider(variant, seed)
         if name == "intermediate-noline":
-            return NoLine(variant, seed)
+            from dizhu.bots.policy import Style
+
+            return StyledIntermediate(Style(to_the_line=False), variant, seed)
         if name in STYLE_PLAYERS:
             return StylePlayer(name[len("style-"):], variant, seed)
         if name in ABLATIONS:

@@ -37,19 +37,17 @@ def _peeking(self: Round, seat: int) -> dict[str, Any]:
 
 
 class Seeing:
-    """Super-hard whose worlds are the true deal (``sample_world`` swapped while it decides)."""
+    """A player whose search's worlds are the true deal (``sample_world`` swapped while it decides)."""
 
-    def __init__(self, variant: str, seed: Any, budget: float | None) -> None:
-        from dizhu.bots import create
-
-        self._bot = create("super-hard", variant, seed=repr(seed), budget=budget)
+    def __init__(self, player: Any) -> None:
+        self._player = player
 
     def decide(self, obs: dict[str, Any]) -> str:
         hands = obs.pop("_peek")
         sample = search.sample_world
         search.sample_world = lambda view, rng: [list(h) for h in hands]
         try:
-            return self._bot.decide(obs)
+            return self._player.decide(obs)
         finally:
             search.sample_world = sample
 
@@ -65,20 +63,19 @@ class _Blind:
         return self._player.decide(obs)
 
 
+_matchup_make_player = matchup.make_player  # kept: main() swaps in the one below
+
+
 def _make_player(original, steps: int | None = None):
     inner = _matchup_make_player(original, steps)
 
     def make(name: str, variant: str, seed: Any, budget: float | None = None):
         if name == "super-hard-seeing":
-            if steps is not None:
-                budget = steps / search.STEPS_PER_SECOND
-            return Seeing(variant, seed, budget)
+            return Seeing(inner("super-hard", variant, seed, budget))
         return _Blind(inner(name, variant, seed, budget))
 
     return make
 
-
-_matchup_make_player = matchup.make_player
 
 if __name__ == "__main__":
     Round.observation = _peeking

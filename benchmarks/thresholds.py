@@ -18,7 +18,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 
+from benchmarks.matchup import StyledIntermediate  # noqa: E402
 from dizhu import arena  # noqa: E402
 from dizhu.bots.policy import Style  # noqa: E402
 
@@ -35,25 +37,6 @@ CHANGES = {
     "small-8": Style(lead_small_bonus=-8),
     "no-many-first": Style(lead_many_first=False),
 }
-
-
-class StyledIntermediate:
-    """Intermediate with other thresholds in the play (it bids as intermediate)."""
-
-    def __init__(self, style: Style, variant: str, seed: Any) -> None:
-        from dizhu.bots import create
-
-        self._style = style
-        self._bidder = create("intermediate", variant, seed=repr(seed))
-
-    def decide(self, obs: dict[str, Any]) -> str:
-        from dizhu.bots.policy import Ctx, intermediate_move
-        from dizhu.bots.view import View
-
-        if obs["phase"] == "bidding":
-            return self._bidder.decide(obs)
-        move = intermediate_move(Ctx.of(View.of(obs)), self._style)[0]
-        return "pass" if move is None else f"play {move.text}"
 
 
 def main() -> None:
