@@ -4,7 +4,9 @@ The kernel remembers legal moves (``dizhu.bots.memo``), the split's leads and th
 history's plays, and computes counts with C loops.  None of that may change a
 single move: the memo must give the engine's own answer for every key, and the
 search must give the same rollouts and estimates as the 2026-12-01 kernel kept
-in ``benchmarks/frozen/kernel_2026_12_01`` (a source checkout only).
+in ``benchmarks/frozen/kernel_2026_12_01`` (a source checkout only).  The comparison is with the
+Python rollouts and readings, the reference: the compiled ones (``dizhu.bots._rollout``) are
+compared with those in tests/test_rollout_native.py.
 """
 
 from __future__ import annotations
@@ -44,13 +46,16 @@ def _observations(variant: str, rounds: int, every: int = 1) -> list[dict]:
     return out
 
 
-@pytest.fixture(scope="module")
-def frozen():
+@pytest.fixture
+def frozen(monkeypatch):
     if not FROZEN.exists():
         pytest.skip("the frozen kernel lives in a source checkout only")
     sys.path.insert(0, str(ROOT))
     from benchmarks.frozen.kernel_2026_12_01 import search, view
 
+    # the Python rollouts and readings (the compiled ones draw the normal style's dice their own way)
+    monkeypatch.setattr(live, "compiled", lambda: None)
+    monkeypatch.setattr(reading, "compiled", lambda: None)
     return search, view.View
 
 

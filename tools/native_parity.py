@@ -1,6 +1,7 @@
 """The compiled kernels against their Python twins, on seeded positions: every answer must agree.
 
-    python tools/native_parity.py [--hands 1000000] [--positions 1000000] [--seed 1]
+    python tools/native_parity.py [--hands 1000000] [--positions 1000000] [--decisions 1000000]
+                                  [--seed 1]
 
 - The hand split (``dizhu.bots._split`` against ``dizhu.bots.hands``): ``--hands`` hands from the
   classic and the duel decks (0 to 20 cards; a third of them rich in chains: runs of ranks), each
@@ -9,6 +10,12 @@
 - Move generation (``dizhu._moves`` against ``dizhu.moves._moves_python``): ``--positions`` hands
   (a third of them runs of pairs, trios and quads), each with nothing to beat (a lead) or a play
   another seeded hand can lead, of every kind; the same plays in the same order.
+- The styles and rollouts (``dizhu.bots._rollout`` against ``dizhu.bots.styles`` and
+  ``search._rollout``): ``--decisions`` decisions met while playing seeded deals out (classic and
+  duel, from the first play after a normal bidding, each seat by a style drawn at random), where
+  every style of the library must pick the same play (the normal style given the same two random
+  draws); and at each deal's start, a rollout for each seat by deterministic styles must end with
+  the same value after the same number of decisions.
 
 Prints how many disagree (and the first few) and the CPU time of each side.  The test suite runs
 the same checks on fewer (tests/test_split_native.py, tests/test_moves_native.py); this is the
@@ -26,8 +33,10 @@ from typing import Callable, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from dizhu import _moves, moves  # noqa: E402
-from dizhu.bots import _split  # noqa: E402
+from dizhu import Round, _moves, moves  # noqa: E402
+from dizhu.bots import _split, create, search  # noqa: E402
+from dizhu.bots.styles import NATIVE_SPECS, STYLE_NAMES, STYLES, compiled  # noqa: E402
+from dizhu.bots.view import View  # noqa: E402
 from dizhu.bots.hands import _best_python, _to_shed_python  # noqa: E402
 from dizhu.combos import Combo  # noqa: E402
 from dizhu.variants import get_variant  # noqa: E402
@@ -101,6 +110,108 @@ def move_disagreement(hand: Hand, previous: Combo | None) -> str | None:
     return f"{hand} against {previous}: compiled {[m.text for m in found]}, Python {[m.text for m in expected]}"
 
 
+class Draws:
+    """The normal style's dice, given: ``random()`` is ``u1``, ``choice`` picks by ``u2``."""
+
+    def __init__(self, u1: float, u2: float) -> None:
+        self.u1, self.u2 = u1, u2
+
+    def random(self) -> float:
+        return self.u1
+
+    def choice(self, seq):  # noqa: ANN001, ANN201
+        return seq[int(self.u2 * len(seq))]
+
+
+def deal_starts(n: int, seed: int) -> Iterator[tuple[View, list[list[int]]]]:
+    """``n`` deals at their first play (after a normal bidding), classic and duel in turn: the
+    landlord's view and a world consistent with it (all hands)."""
+    rng = random.Random(seed + 3)
+    for i in range(n):
+        variant = ("classic", "duel")[i % 2]
+        r = Round.deal(variant, seed=f"parity-{seed}-{i}")
+        bots = [create("normal", variant, seed=(seed, i, s)) for s in range(r.players)]
+        while r.result is None and r.observation(r.to_act)["phase"] != "playing":
+            r.apply(r.to_act, bots[r.to_act].decide(r.observation(r.to_act)))
+        if r.result is not None:
+            continue  # nobody bid: no play
+        view = View.of(r.observation(r.to_act))
+        yield view, search.sample_world(view, rng)
+
+
+def decision_cases(n: int, seed: int) -> Iterator[tuple]:
+    """``n`` decisions (a ``Ctx`` and two random draws), met while seeded deals are played out,
+    each seat by a style drawn at random."""
+    rng = random.Random(seed + 4)
+    made = 0
+    for view, hands in deal_starts(10 ** 9, seed):
+        sim = search.Sim(view, hands)
+        seats = [STYLES[rng.choice(STYLE_NAMES)] for _ in range(view.players)]
+        while True:
+            ctx = sim.ctx()
+            yield ctx, rng.random(), rng.random()
+            made += 1
+            if made >= n:
+                return
+            if sim.apply(seats[sim.to_act](ctx, rng)) is not None:
+                break
+
+
+_SPECS = [NATIVE_SPECS[STYLES[name]] for name in STYLE_NAMES]
+
+
+def picks_python(ctx, u1: float, u2: float) -> list:  # noqa: ANN001
+    """What every style plays at ``ctx`` in Python (keys; None: pass)."""
+    picks = []
+    for name in STYLE_NAMES:
+        move = STYLES[name](ctx, Draws(u1, u2))
+        picks.append(None if move is None else move.key)
+    return picks
+
+
+def picks_compiled(ctx, u1: float, u2: float) -> list:  # noqa: ANN001
+    return compiled().picks(_SPECS, ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left, ctx.last, ctx.unseen,
+                            ctx.handicap, u1, u2)
+
+
+def decision_disagreement(ctx, u1: float, u2: float) -> str | None:  # noqa: ANN001
+    found, expected = picks_compiled(ctx, u1, u2), picks_python(ctx, u1, u2)
+    if found == expected:
+        return None
+    return f"{ctx} (draws {u1}, {u2}): compiled {found}, Python {expected} ({STYLE_NAMES})"
+
+
+#: The styles whose rollouts must agree play for play (the normal style rolls its own dice).
+DETERMINISTIC = [STYLES[name] for name in STYLE_NAMES if name != "normal"]
+
+
+def rollout_cases(n: int, seed: int) -> Iterator[tuple]:
+    """``n`` rollouts: a deal's start, a seat to score for, deterministic styles for the seats, a luck."""
+    rng = random.Random(seed + 5)
+    made = 0
+    for view, hands in deal_starts(10 ** 9, seed + 6):
+        for me in range(view.players):
+            yield search.Sim(view, hands), me, [rng.choice(DETERMINISTIC) for _ in range(view.players)], rng.getrandbits(32)
+            made += 1
+            if made >= n:
+                return
+
+
+def rollout_python(sim, me: int, seats: list, luck: int) -> tuple[float, int]:  # noqa: ANN001
+    return search._rollout(sim.copy(), me, seats, luck, native=False)
+
+
+def rollout_compiled(sim, me: int, seats: list, luck: int) -> tuple[float, int]:  # noqa: ANN001
+    return search._rollout(sim.copy(), me, seats, luck)
+
+
+def rollout_disagreement(sim, me: int, seats: list, luck: int) -> str | None:  # noqa: ANN001
+    found, expected = rollout_compiled(sim, me, seats, luck), rollout_python(sim, me, seats, luck)
+    if found == expected:
+        return None
+    return f"hands {sim.hands}, me {me}: compiled {found}, Python {expected}"
+
+
 def _check(name: str, cases: Iterator[tuple], python: Callable, compiled: Callable,
            disagreement: Callable) -> int:
     python_s = compiled_s = 0.0
@@ -127,6 +238,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hands", type=int, default=1_000_000, help="hands for the split (0: skip)")
     parser.add_argument("--positions", type=int, default=1_000_000, help="positions for the moves (0: skip)")
+    parser.add_argument("--decisions", type=int, default=1_000_000,
+                        help="decisions for the styles, and a tenth as many rollouts (0: skip)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     moves.play_table()
@@ -135,6 +248,11 @@ def main() -> None:
                    lambda c, n: (_split.best(c, n), _split.to_shed(c, n)), split_disagreement)
     wrong += _check("moves", move_cases(args.positions, args.seed), moves._moves_python,
                     lambda h, p: moves._moves_native(h, p, _moves), move_disagreement)
+    if args.decisions:
+        wrong += _check("styles", decision_cases(args.decisions, args.seed), picks_python, picks_compiled,
+                        decision_disagreement)
+        wrong += _check("rollouts", rollout_cases(args.decisions // 10, args.seed), rollout_python,
+                        rollout_compiled, rollout_disagreement)
     print(f"seed {args.seed}: {wrong} disagree in all")
     sys.exit(1 if wrong else 0)
 

@@ -446,7 +446,7 @@ def _bid_out(obs: dict[str, Any], hands: Sequence[Sequence[int]], bottom: Sequen
     if value is None:
         start_view = View.of(start)
         sim = Sim(start_view, [list(h.counts) for h in world.all_hands()])
-        value, used = _rollout(sim, seat, _all_intermediate(start_view), random.Random(0))
+        value, used = _rollout(sim, seat, _all_intermediate(start_view), 0)
         played[key] = value
         steps += used
     return value * _stake(start) * _share(seat, world.landlord, world.players), steps

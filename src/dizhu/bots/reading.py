@@ -44,7 +44,7 @@ from ..rules import trick_over
 from ..variants import get_variant
 from .bidding import CLASSIC_THRESHOLDS, wants_rob, win_chance
 from .policy import Ctx
-from .styles import PRIOR, STYLE_NAMES, STYLES
+from .styles import NATIVE_SPECS, PRIOR, STYLE_NAMES, STYLES, compiled
 from .view import View, counts_of
 
 __all__ = ["Reading", "Table", "read_world", "read_table", "HIT", "MISS", "RECENT"]
@@ -266,8 +266,18 @@ def _decisions(held: list[list[int]], plays: list, players: int, landlord: int, 
         last, passes = (seat, combo), 0
 
 
+_SPECS = tuple(NATIVE_SPECS[STYLES[name]] for name in STYLE_NAMES)
+
+
 def _picks(ctx: Ctx, styles, rng: random.Random) -> list:
-    """What each of ``styles`` (indices of STYLE_NAMES) would play at ``ctx``: combo keys, None a pass."""
+    """What each of ``styles`` (indices of STYLE_NAMES) would play at ``ctx``: combo keys, None a pass.
+
+    Compiled when the kernel is there: the same picks, but for the normal style's dice, drawn
+    here as two numbers (tests/test_rollout_native.py)."""
+    kernel = compiled()
+    if kernel is not None:
+        return kernel.picks([_SPECS[k] for k in styles], ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left,
+                            ctx.last, ctx.unseen, ctx.handicap, rng.random(), rng.random())
     picks = []
     for k in styles:
         move = STYLES[STYLE_NAMES[k]](ctx, rng)

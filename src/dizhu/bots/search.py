@@ -28,7 +28,8 @@ choice is a deterministic function of the observation, the seed and the
 budget, and never depends on how busy the machine is — unless a wall-clock
 ``deadline`` cuts it short.  It does depend on the kernel: compiled
 (:mod:`dizhu.native`), a second holds more simulated decisions, so a
-pure-Python install searches less in the same time and may choose otherwise.
+pure-Python install searches less in the same time and may choose otherwise;
+and the compiled rollouts roll the normal style's dice their own way.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from .hands import NATIVE
 from .memo import replies
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
 from .reading import Reading, Table, read_table, read_world
-from .styles import PRIOR, STYLES
+from .styles import COMPILED, NATIVE_SPECS, PRIOR, STYLES, compiled
 from .view import View
 
 __all__ = ["search_move", "evaluate", "play_out", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
@@ -58,14 +59,16 @@ __all__ = ["search_move", "evaluate", "play_out", "ranked", "Estimate", "SearchC
 DEFAULT_BUDGET = 0.3
 #: Simulated decisions (rollout moves, style evaluations) per second of one core, measured by
 #: benchmarks/bots.py and benchmarks/kernel.py on the project's 2-core machine: 44k a second in
-#: Python; with both compiled kernels (move generation and the hand split, :mod:`dizhu.native`)
-#: kernel.py measures 2.17 times as many (108.9k against 50.2k a CPU-second), and 88k keeps a
-#: little under that (a 0.3 s budget takes about 0.28 s); with one of them alone, the Python rate.
-STEPS_PER_SECOND = 88_000 if NATIVE and MOVES_NATIVE else 44_000
+#: Python; with the compiled move generation and hand split (:mod:`dizhu.native`) kernel.py
+#: measured 108.9k a CPU-second, and with the compiled rollouts and reading as well
+#: (``dizhu.bots._rollout``) 564k (budget 0.3 s: 11.5 times the 2026-12-01 kernel's 49.2k, five
+#: times the kernel before).  The figures used keep a little under (a 0.3 s budget takes about
+#: 0.26 s); with any of the three kernels missing, the rate without it.
+STEPS_PER_SECOND = (460_000 if COMPILED else 88_000) if NATIVE and MOVES_NATIVE else 44_000
 #: Worlds at least, even when the budget runs out (keeps decisions stable).
 MIN_WORLDS = 4
 #: Worlds at most.
-MAX_WORLDS = 200
+MAX_WORLDS = 1000
 #: What sampling a world costs, in simulated decisions (fresh hands must be split).
 WORLD_COST = 25
 #: Solve a world exactly when this few cards remain in all hands together.
@@ -252,8 +255,27 @@ class Sim:
         return score if same_side(me, winner, self.landlord) else -score
 
 
-def _rollout(sim: Sim, me: int, seats: list, rng: random.Random, limit: int = 400) -> tuple[float, int]:
-    """Play to the end, each seat by its policy in ``seats``: (value for me, decisions made)."""
+def _native_specs(seats: list) -> list | None:
+    """The compiled rollouts' spec of each seat's policy, or None if one has none (or no kernel)."""
+    if compiled() is None:
+        return None
+    specs = [NATIVE_SPECS.get(policy) for policy in seats]
+    return None if None in specs else specs
+
+
+def _rollout(sim: Sim, me: int, seats: list, luck: int, limit: int = 400, *,
+             native: bool = True) -> tuple[float, int]:
+    """Play to the end, each seat by its policy in ``seats``: (value for me, decisions made).
+
+    ``luck`` seeds the random choices (the normal style's).  Compiled when every policy is a
+    library style (and ``native``): the same plays, but for the normal style's draws, which come
+    from the kernel's own generator (tests/test_rollout_native.py).
+    """
+    specs = _native_specs(seats) if native else None
+    if specs is not None:
+        return compiled().rollout(sim.hands, sim.landlord, sim.handicap, sim.to_act, sim.last, sim.passes,
+                               sim.played, sim.deck, sim.plays_made, sim.doublings, specs, me, luck, limit)
+    rng = random.Random(luck)
     for step in range(1, limit + 1):
         combo = seats[sim.to_act](sim.ctx(), rng)
         winner = sim.apply(combo)
@@ -420,12 +442,11 @@ def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Sol
         value = solver.value(position)  # points for the side to act, bombs and spring counted
         value = value if same_side(sim.to_act, me, sim.landlord) else -value
         return value, 1 + (len(solver.table) - before) // 4
-    return _rollout(sim, me, seats, random.Random(luck))
+    return _rollout(sim, me, seats, luck)
 
 
-def _own(ctx: Ctx, rng: random.Random) -> Combo | None:
-    """This bot's own later moves in a rollout."""
-    return intermediate_move(ctx)[0]
+#: This bot's own later moves in a rollout: the intermediate policy.
+_own = STYLES["intermediate"]
 
 
 def ranked(view: View, rng: random.Random, budget: float | None = None,

@@ -22,14 +22,18 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from types import ModuleType
 from typing import Callable
 
-from ..combos import Combo
+from ..combos import Combo, Kind
+from ..moves import play_table
+from ..native import load
 from .memo import replies
-from .policy import Ctx, Style, intermediate_move, leads_from_split, normal_move
+from .policy import DEFAULT_STYLE, Ctx, Style, intermediate_move, leads_from_split, normal_move
 
-__all__ = ["STYLES", "STYLE_NAMES", "PRIOR", "StyleFn"]
+__all__ = ["STYLES", "STYLE_NAMES", "PRIOR", "StyleFn", "NATIVE_SPECS", "native_spec", "compiled", "COMPILED"]
 
 #: A style: (the seat's knowledge, a random source) -> its play, or None to pass.
 StyleFn = Callable[[Ctx, random.Random], "Combo | None"]
@@ -84,6 +88,44 @@ STYLES: dict[str, StyleFn] = {
     "bombs": _bombs,
 }
 STYLE_NAMES = tuple(STYLES)
+
+
+def native_spec(policy: str, style: Style = DEFAULT_STYLE) -> tuple[int, ...]:
+    """A style as the compiled rollouts take it (``dizhu.bots._rollout``): the policy's number, then
+    the thresholds, in ``Style``'s field order — the numbers stay this module's and policy.py's.
+
+    >>> native_spec("greedy")[0], len(native_spec("intermediate", CAUTIOUS))
+    (2, 11)
+    """
+    number = ("intermediate", "normal", "greedy", "bombs").index(policy)
+    return (number, *map(int, dataclasses.astuple(style)))
+
+
+#: Each style of the library by its compiled twin's spec: the compiled rollouts play a world only
+#: when every seat's style is one of these (any other policy is played in Python).
+NATIVE_SPECS: dict[StyleFn, tuple[int, ...]] = {
+    _intermediate: native_spec("intermediate"),
+    _normal: native_spec("normal"),
+    _greedy: native_spec("greedy"),
+    _cautious: native_spec("intermediate", CAUTIOUS),
+    _bombs: native_spec("bombs", EAGER),
+}
+
+_native = load("dizhu.bots._rollout")
+_native_ready = False
+#: Whether the styles run compiled (:func:`compiled`).
+COMPILED = _native is not None
+
+
+def compiled() -> ModuleType | None:
+    """The styles compiled (``dizhu.bots._rollout``: whole rollouts, and one decision of several
+    styles at once), ready to use; None when the install has no C kernel or pure Python is asked
+    for (:mod:`dizhu.native`)."""
+    global _native_ready
+    if _native is not None and not _native_ready:
+        _native.init(play_table(), tuple(Kind))  # what a play is stays the engine's answer
+        _native_ready = True
+    return _native
 
 #: The neutral mixture before any evidence: no style is ruled out, the one the
 #: levels are built on counts most.  It never depends on who the player is.  A prior leaning

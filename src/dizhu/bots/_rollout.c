@@ -1,0 +1,1055 @@
+/* The super-hard bot's rollouts, compiled: a round played to its end by the bots' styles.
+ *
+ * rollout(...) is dizhu.bots.search._rollout when every seat plays a style of the library
+ * (dizhu.bots.styles), and picks(...) is one decision of each of several styles (the reading's
+ * question, dizhu.bots.reading._picks): the policies of
+ * dizhu.bots.policy (intermediate under a Style's thresholds, normal) and the greedy and bomb-happy
+ * styles of dizhu.bots.styles, decision for decision.  The Python code stays the reference:
+ * tests/test_rollout_native.py and tools/native_parity.py compare the two (the normal style draws
+ * its random numbers from a generator of its own here, so it is compared on given draws).
+ *
+ * The rules a rollout needs (whose turn, when a trick ends, who has won, spring, the score's
+ * doublings) are dizhu.rules' in a few lines each; which plays are legal is the engine's
+ * generator (_movegen.h, the one dizhu._moves runs), and what a play is (kind, main rank, chain) is
+ * read from the engine's own play table (dizhu.moves.play_table), never classified here.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "../_movegen.h"
+#include "_splitsearch.h"
+
+#define KING 10
+#define MAX_SEATS 3
+#define MAX_GROUPS 24
+
+/* ---- plays: a key and what the engine says it is */
+
+typedef struct {
+    uint64_t key;
+    uint8_t kind, main, chain, size;
+} Play;
+
+#define COUNT(key, r) ((int)(((key) >> (3 * (r))) & 7))
+#define IS_BOMB(p) ((p)->kind == BOMB || (p)->kind == ROCKET)
+
+/* key -> kind, main, chain, size: open addressing over the play table's keys, filled by init() */
+#define META_BITS 17
+#define META_SLOTS (1u << META_BITS)
+static uint64_t *meta_keys = NULL; /* key + 1; 0: empty */
+static uint32_t *meta_vals = NULL;
+static PyObject *table = NULL;     /* the engine's play table (a dict with __missing__) */
+static PyObject *kinds = NULL;     /* dizhu.combos.Kind's members, in order */
+static int failed = 0;             /* an error is set: unwind and return NULL */
+
+static inline uint32_t meta_slot(uint64_t key) {
+    return (uint32_t)(((key + 1) * 0x9E3779B97F4A7C15ull) >> (64 - META_BITS));
+}
+
+static int combo_meta(PyObject *combo, uint64_t *key, uint32_t *val);
+
+static int meta_put(uint64_t key, uint32_t val) {
+    uint32_t i = meta_slot(key);
+    unsigned probes = 0;
+    while (meta_keys[i] && meta_keys[i] != key + 1) {
+        i = (i + 1) & (META_SLOTS - 1);
+        if (++probes >= META_SLOTS / 2)
+            return 0; /* the table is crowded: this play is asked of Python each time */
+    }
+    meta_keys[i] = key + 1;
+    meta_vals[i] = val;
+    return 0;
+}
+
+#define PACK_META(kind, main, chain, size) ((uint32_t)(kind) | (uint32_t)(main) << 4 | (uint32_t)(chain) << 8 | (uint32_t)(size) << 16)
+
+static Play play_of(uint64_t key) {
+    Play p = {key, 0, 0, 0, 0};
+    uint32_t i = meta_slot(key), val = 0;
+    int found = 0;
+    while (meta_keys[i]) {
+        if (meta_keys[i] == key + 1) {
+            val = meta_vals[i];
+            found = 1;
+            break;
+        }
+        i = (i + 1) & (META_SLOTS - 1);
+    }
+    if (!found && !failed) {
+        /* a play the table had not built yet: the engine classifies it (its __missing__) */
+        PyObject *k = PyLong_FromUnsignedLongLong(key);
+        PyObject *combo = k ? PyObject_GetItem(table, k) : NULL;
+        uint64_t got;
+        Py_XDECREF(k);
+        if (combo == NULL || combo_meta(combo, &got, &val) < 0)
+            failed = 1;
+        else
+            meta_put(key, val);
+        Py_XDECREF(combo);
+    }
+    p.kind = val & 15;
+    p.main = val >> 4 & 15;
+    p.chain = val >> 8 & 255;
+    p.size = val >> 16 & 255;
+    return p;
+}
+
+/* A Combo's key and its packed (kind, main, chain, size); -1 with an error set. */
+static int combo_meta(PyObject *combo, uint64_t *key, uint32_t *val) {
+    PyObject *k = PyObject_GetAttrString(combo, "key"), *kind = PyObject_GetAttrString(combo, "kind");
+    PyObject *main_rank = PyObject_GetAttrString(combo, "main"), *chain = PyObject_GetAttrString(combo, "chain");
+    PyObject *size = PyObject_GetAttrString(combo, "size");
+    int result = -1;
+    if (k && kind && main_rank && chain && size) {
+        Py_ssize_t index = PySequence_Index(kinds, kind);
+        long m = PyLong_AsLong(main_rank), ch = PyLong_AsLong(chain), sz = PyLong_AsLong(size);
+        *key = PyLong_AsUnsignedLongLong(k);
+        if (!PyErr_Occurred() && index >= 0) {
+            if (m < 0 || m >= NUM_RANKS || ch < 0 || ch > 255 || sz < 0 || sz > 255)
+                PyErr_SetString(PyExc_ValueError, "a play out of range");
+            else {
+                *val = PACK_META(index, m, ch, sz);
+                result = 0;
+            }
+        }
+    }
+    Py_XDECREF(k);
+    Py_XDECREF(kind);
+    Py_XDECREF(main_rank);
+    Py_XDECREF(chain);
+    Py_XDECREF(size);
+    return result;
+}
+
+/* ---- move lists: the engine's generator, then the table */
+
+typedef struct {
+    Play *v;
+    int n, cap;
+} Plays;
+
+static Keys scratch_keys = {0};
+
+/* Every play of c that leads (prev NULL) or beats prev, in the engine's order. */
+static void replies(const uint8_t *c, const Play *prev, Plays *out) {
+    out->n = 0;
+    if (failed)
+        return;
+    scratch_keys.n = 0;
+    int total = 0;
+    for (int r = 0; r < NUM_RANKS; r++)
+        total += c[r];
+    int bad = prev == NULL ? lead_keys(c, total, &scratch_keys)
+                           : reply_keys(c, prev->kind, prev->main, prev->chain, &scratch_keys);
+    if (!bad && out->cap < (int)scratch_keys.n) {
+        int cap = (int)scratch_keys.n * 2;
+        Play *v = PyMem_Realloc(out->v, cap * sizeof *v);
+        if (v == NULL)
+            bad = 1;
+        else {
+            out->v = v;
+            out->cap = cap;
+        }
+    }
+    if (bad) {
+        PyErr_NoMemory();
+        failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < scratch_keys.n; i++)
+        out->v[out->n++] = play_of(scratch_keys.v[i]);
+}
+
+/* Whether counts c (cards another seat may hold) hold a play that beats p. */
+static Plays beat_buf = {0};
+static int beatable(const Play *p, const uint8_t *c) {
+    replies(c, p, &beat_buf);
+    return beat_buf.n > 0;
+}
+
+/* ---- the hand split's plays (policy.leads_from_split) */
+
+typedef struct {
+    int width, low, high;
+} Group;
+
+static int split_groups(const uint8_t *hand, Group *g) {
+    uint8_t c[NUM_RANKS];
+    memcpy(c, hand, NUM_RANKS);
+    int n = 0, capacity = 0;
+    for (;;) {
+        uint32_t v = best(c, capacity);
+        if (!WIDTH(v))
+            break;
+        int w = WIDTH(v), lo = LOW(v), hi = HIGH(v);
+        g[n++] = (Group){w, lo, hi};
+        for (int r = lo; r <= hi; r++)
+            c[r] -= w;
+        if (w == 3)
+            capacity += hi - lo + 1;
+    }
+    int rocket = c[BLACK] && c[RED];
+    if (rocket)
+        g[n++] = (Group){0, BLACK, RED};
+    for (int r = 0; r < (rocket ? BLACK : NUM_RANKS); r++)
+        if (c[r])
+            g[n++] = (Group){c[r], r, r};
+    return n;
+}
+
+static uint64_t group_key(const Group *g) {
+    if (g->width == 0)
+        return U(BLACK) + U(RED);
+    uint64_t key = 0;
+    for (int r = g->low; r <= g->high; r++)
+        key += U(r);
+    return g->width * key;
+}
+
+/* Stable insertion sort of idx[0..n) by key[idx] ascending. */
+static void sort_by(int *idx, int n, const int *key) {
+    for (int i = 1; i < n; i++) {
+        int x = idx[i], j = i - 1;
+        while (j >= 0 && key[idx[j]] > key[x]) {
+            idx[j + 1] = idx[j];
+            j--;
+        }
+        idx[j + 1] = x;
+    }
+}
+
+static int leads_from_split(const uint8_t *hand, Play *out) {
+    Group g[MAX_GROUPS];
+    int n = split_groups(hand, g);
+    int spare[MAX_GROUPS], ns = 0, low[MAX_GROUPS], order[MAX_GROUPS], rank_key[MAX_GROUPS], used[MAX_GROUPS] = {0};
+    for (int i = 0; i < n; i++) {
+        low[i] = g[i].low;
+        int trios = g[i].width == 3 ? g[i].high - g[i].low + 1 : 0;
+        rank_key[i] = -trios * 64 + g[i].low;
+        order[i] = i;
+        if ((g[i].width == 1 || g[i].width == 2) && g[i].high == g[i].low && g[i].low < TWO)
+            spare[ns++] = i;
+    }
+    sort_by(spare, ns, low);
+    sort_by(order, n, rank_key);
+    int m = 0;
+    for (int o = 0; o < n; o++) {
+        int i = order[o];
+        if (used[i])
+            continue;
+        uint64_t key = group_key(&g[i]);
+        if (g[i].width == 3) {
+            int need = g[i].high - g[i].low + 1;
+            for (int width = 1; width <= 2; width++) {
+                int pick[MAX_GROUPS], np = 0;
+                for (int s = 0; s < ns && np < need; s++) {
+                    int k = spare[s];
+                    if (g[k].width == width && !used[k] && !(g[i].low <= g[k].low && g[k].low <= g[i].high))
+                        pick[np++] = k;
+                }
+                if (np == need) {
+                    for (int s = 0; s < np; s++) {
+                        used[pick[s]] = 1;
+                        key += group_key(&g[pick[s]]);
+                    }
+                    break;
+                }
+            }
+        }
+        used[i] = 1;
+        out[m++] = play_of(key);
+    }
+    return m;
+}
+
+/* ---- one seat's knowledge (policy.Ctx) */
+
+typedef struct {
+    uint8_t hand[NUM_RANKS], unseen[NUM_RANKS];
+    int seat, players, landlord, handicap;
+    int left[MAX_SEATS];
+    int has_last, last_seat;
+    Play last;
+} Ctx;
+
+static inline int partner(const Ctx *x, int s) { return (s == x->landlord) == (x->seat == x->landlord); }
+static inline int line_of(const Ctx *x, int s) { return s == x->landlord ? 0 : x->handicap; }
+static inline int need(const Ctx *x, int s) {
+    int n = x->left[s] - line_of(x, s);
+    return n > 0 ? n : 0;
+}
+static inline int next_seat(int s, int players) { return (s + 1) % players; }
+
+/* ctx.to_shed(hand) into out */
+static void to_shed(const uint8_t *hand, int keep, uint8_t *out) {
+    memcpy(out, hand, NUM_RANKS);
+    if (keep)
+        shed(out, keep);
+}
+
+static int plays_of(const uint8_t *c) {
+    uint8_t copy[NUM_RANKS];
+    memcpy(copy, c, NUM_RANKS);
+    return PLAYS(best(copy, 0));
+}
+
+static void minus(const uint8_t *hand, const Play *p, uint8_t *out) {
+    for (int r = 0; r < NUM_RANKS; r++)
+        out[r] = hand[r] - COUNT(p->key, r);
+}
+
+/* A style: the policy and the intermediate thresholds (policy.Style's fields, in order). */
+enum { P_INTERMEDIATE, P_NORMAL, P_GREEDY, P_BOMBS };
+typedef struct {
+    int policy;
+    int delta1_danger, delta1_landlord, delta1_duel, delta2_danger, urgent_need, keep_control, partner_top,
+        lead_many_first, lead_small_bonus, to_the_line;
+} Style;
+
+/* The random draws of the normal style: given (picks) or from the rollout's generator. */
+typedef struct {
+    int given;
+    double u[2];
+    int used;
+    uint64_t state;
+} Draws;
+
+static double draw(Draws *d) {
+    if (d->given)
+        return d->u[d->used++ < 1 ? 0 : 1];
+    uint64_t z = (d->state += 0x9E3779B97F4A7C15ull); /* splitmix64 */
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+#define PASS (-1)
+static Plays moves_buf = {0};
+
+/* _finishing: the first of the largest moves, if it wins at once; else -1. */
+static int finishing(const Ctx *x, const Plays *moves) {
+    if (!moves->n)
+        return -1;
+    int best_i = 0;
+    for (int i = 1; i < moves->n; i++)
+        if (moves->v[i].size > moves->v[best_i].size)
+            best_i = i;
+    return moves->v[best_i].size >= need(x, x->seat) ? best_i : -1;
+}
+
+static void danger_of(const Ctx *x, int *seat, int *n) {
+    *seat = -1;
+    *n = 99;
+    for (int s = 0; s < x->players; s++)
+        if (!partner(x, s)) {
+            int k = need(x, s);
+            if (k < *n) {
+                *seat = s;
+                *n = k;
+            }
+        }
+}
+
+static int is_control(const Play *p, const Ctx *x) { return !beatable(p, x->unseen); }
+
+static int can_run_out(const Ctx *x, const uint8_t *after) {
+    uint8_t shed_hand[NUM_RANKS];
+    Play plays[MAX_GROUPS];
+    to_shed(after, line_of(x, x->seat), shed_hand);
+    int n = leads_from_split(shed_hand, plays);
+    if (n <= 1)
+        return 1;
+    int controls = 0;
+    for (int i = 0; i < n; i++)
+        controls += !beatable(&plays[i], x->unseen);
+    return n - controls <= 1;
+}
+
+/* The decision, as a play written to *out; 0: pass. */
+static int lead(const Ctx *x, const Style *st, Play *out) {
+    Plays *moves = &moves_buf;
+    replies(x->hand, NULL, moves);
+    int done = finishing(x, moves);
+    if (done >= 0) {
+        *out = moves->v[done];
+        return 1;
+    }
+    uint8_t hand[NUM_RANKS];
+    to_shed(x->hand, st->to_the_line ? line_of(x, x->seat) : 0, hand);
+    Play plays[MAX_GROUPS], pool[MAX_GROUPS];
+    int n = leads_from_split(hand, plays), control[MAX_GROUPS], ncontrols = 0, first_control = -1;
+    for (int i = 0; i < n; i++) {
+        control[i] = is_control(&plays[i], x);
+        if (control[i]) {
+            ncontrols++;
+            if (first_control < 0)
+                first_control = i;
+        }
+    }
+    if (n == 2 && ncontrols) {
+        *out = plays[first_control];
+        return 1;
+    }
+    int dseat, danger;
+    danger_of(x, &dseat, &danger);
+    int nxt = next_seat(x->seat, x->players);
+    if (x->players > 2 && x->seat != x->landlord) {
+        int mate = 0;
+        while (mate == x->seat || mate == x->landlord)
+            mate++;
+        int left = x->left[mate];
+        if (left <= 2 && (mate == nxt || danger > 2)) {
+            int kind = left == 1 ? SINGLE : PAIR, found = -1;
+            for (int i = 0; i < moves->n; i++)
+                if (moves->v[i].kind == kind && (found < 0 || moves->v[i].main < moves->v[found].main))
+                    found = i;
+            if (found >= 0) {
+                *out = moves->v[found];
+                return 1;
+            }
+        }
+    }
+    int np = 0;
+    for (int i = 0; i < n; i++)
+        if (!control[i])
+            pool[np++] = plays[i];
+    if (!np)
+        for (int i = 0; i < n; i++)
+            pool[np++] = plays[i];
+    if (danger <= 2) {
+        Play safe[MAX_GROUPS];
+        int ns = 0;
+        for (int i = 0; i < np; i++)
+            if (!(pool[i].size == danger && (pool[i].kind == SINGLE || pool[i].kind == PAIR)))
+                safe[ns++] = pool[i];
+        if (ns) {
+            memcpy(pool, safe, ns * sizeof *safe);
+            np = ns;
+        } else {
+            int top = 0;
+            for (int i = 1; i < np; i++)
+                if (pool[i].main > pool[top].main || (pool[i].main == pool[top].main && pool[i].size > pool[top].size))
+                    top = i;
+            *out = pool[top];
+            return 1;
+        }
+    }
+    int pick = -1, pk0 = 0, pk1 = 0;
+    for (int i = 0; i < np; i++) {
+        const Play *p = &pool[i];
+        int many = (p->size >= 5 || p->kind == TRIO_SINGLE || p->kind == TRIO_PAIR || p->kind == TRIO) ? 0 : 1;
+        int k0 = st->lead_many_first ? p->main + (many ? 1 : 0) - (many ? st->lead_small_bonus : 0) : p->main;
+        if (pick < 0 || k0 < pk0 || (k0 == pk0 && many < pk1)) {
+            pick = i;
+            pk0 = k0;
+            pk1 = many;
+        }
+    }
+    if (pick < 0)
+        return 0; /* never: a hand above its line splits into some play */
+    *out = pool[pick];
+    return 1;
+}
+
+typedef struct {
+    int delta, main;
+    Play m;
+} Scored;
+
+static Scored *scored_buf = NULL;
+static int scored_cap = 0;
+
+static int respond(const Ctx *x, const Style *st, Play *out) {
+    const Play *prev = &x->last;
+    Plays *moves = &moves_buf;
+    replies(x->hand, prev, moves);
+    if (!moves->n)
+        return 0;
+    int done = finishing(x, moves);
+    if (done >= 0) {
+        *out = moves->v[done];
+        return 1;
+    }
+    if (partner(x, x->last_seat)) {
+        int lord_need = need(x, x->landlord);
+        if (st->partner_top && next_seat(x->seat, x->players) == x->landlord && lord_need <= 2 &&
+            lord_need >= prev->size && beatable(prev, x->unseen)) {
+            int top = -1;
+            for (int i = 0; i < moves->n; i++)
+                if (!IS_BOMB(&moves->v[i]) && (top < 0 || moves->v[i].main > moves->v[top].main))
+                    top = i;
+            if (top >= 0) {
+                Play t = moves->v[top];
+                if (is_control(&t, x) || t.main >= TWO) {
+                    *out = t;
+                    return 1;
+                }
+            }
+        }
+        return 0;
+    }
+    /* _reply_costs */
+    int keep = st->to_the_line ? line_of(x, x->seat) : 0;
+    uint8_t shed_hand[NUM_RANKS], after[NUM_RANKS], shed_after[NUM_RANKS];
+    to_shed(x->hand, keep, shed_hand);
+    int base = plays_of(shed_hand);
+    if (scored_cap < moves->n) {
+        Scored *v = PyMem_Realloc(scored_buf, 2 * moves->n * sizeof *v);
+        if (v == NULL) {
+            PyErr_NoMemory();
+            failed = 1;
+            return 0;
+        }
+        scored_buf = v;
+        scored_cap = 2 * moves->n;
+    }
+    Play bombs[8];
+    int ns = 0, nb = 0;
+    for (int i = 0; i < moves->n; i++) {
+        const Play *m = &moves->v[i];
+        if (IS_BOMB(m)) {
+            if (nb < 8)
+                bombs[nb++] = *m;
+            continue;
+        }
+        minus(x->hand, m, after);
+        to_shed(after, keep, shed_after);
+        Scored s = {plays_of(shed_after) - (base - 1), m->main, *m};
+        int j = ns - 1; /* stable insertion by (delta, main) */
+        while (j >= 0 && (scored_buf[j].delta > s.delta || (scored_buf[j].delta == s.delta && scored_buf[j].main > s.main))) {
+            scored_buf[j + 1] = scored_buf[j];
+            j--;
+        }
+        scored_buf[j + 1] = s;
+        ns++;
+    }
+    /* the bombs by (rocket last, main): stable */
+    for (int i = 1; i < nb; i++) {
+        Play b = bombs[i];
+        int j = i - 1, kb = (b.kind == ROCKET) * 16 + b.main;
+        while (j >= 0 && (bombs[j].kind == ROCKET) * 16 + bombs[j].main > kb) {
+            bombs[j + 1] = bombs[j];
+            j--;
+        }
+        bombs[j + 1] = b;
+    }
+    int dseat, danger;
+    danger_of(x, &dseat, &danger);
+    int owner_need = need(x, x->last_seat);
+    int urgent = owner_need <= st->urgent_need || danger <= st->urgent_need || (owner_need <= 4 && prev->size >= 4);
+    if (urgent) {
+        if (ns) {
+            int top = 0;
+            for (int i = 1; i < ns; i++) {
+                int a0 = scored_buf[i].delta <= 2 ? scored_buf[i].main : -1, b0 = scored_buf[top].delta <= 2 ? scored_buf[top].main : -1;
+                if (a0 > b0 || (a0 == b0 && -scored_buf[i].delta > -scored_buf[top].delta))
+                    top = i;
+            }
+            *out = scored_buf[top].m;
+            return 1;
+        }
+        for (int i = 0; i < nb; i++) {
+            minus(x->hand, &bombs[i], after);
+            if (can_run_out(x, after)) {
+                *out = bombs[i];
+                return 1;
+            }
+        }
+        return 0;
+    }
+    for (int i = 0; i < nb; i++) {
+        minus(x->hand, &bombs[i], after);
+        if (can_run_out(x, after)) {
+            *out = bombs[i];
+            return 1;
+        }
+    }
+    if (ns) {
+        Scored s = scored_buf[0];
+        int high = s.m.main >= TWO && (s.m.kind == SINGLE || s.m.kind == PAIR);
+        if (st->keep_control && high && base > 3 && danger > 5 && prev->main < KING)
+            return 0;
+        if (s.delta <= 0) {
+            *out = s.m;
+            return 1;
+        }
+        int eager = danger <= st->delta1_danger || (st->delta1_landlord && x->seat == x->landlord) ||
+                    (st->delta1_duel && x->players == 2);
+        if ((s.delta == 1 && eager) || (s.delta == 2 && danger <= st->delta2_danger)) {
+            *out = s.m;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int intermediate(const Ctx *x, const Style *st, Play *out) {
+    return x->has_last ? respond(x, st, out) : lead(x, st, out);
+}
+
+static int lowest_main(const Plays *moves, int ordinary_only) {
+    int found = -1;
+    for (int i = 0; i < moves->n; i++)
+        if ((!ordinary_only || !IS_BOMB(&moves->v[i])) && (found < 0 || moves->v[i].main < moves->v[found].main))
+            found = i;
+    return found;
+}
+
+static int normal(const Ctx *x, Draws *d, Play *out) {
+    Plays *moves = &moves_buf;
+    if (!x->has_last) {
+        replies(x->hand, NULL, moves);
+        int done = finishing(x, moves);
+        if (done >= 0) {
+            *out = moves->v[done];
+            return 1;
+        }
+        Play plays[MAX_GROUPS], ordinary[MAX_GROUPS];
+        int n = leads_from_split(x->hand, plays), no = 0;
+        for (int i = 0; i < n; i++)
+            if (!IS_BOMB(&plays[i]))
+                ordinary[no++] = plays[i];
+        if (!no) {
+            memcpy(ordinary, plays, n * sizeof *plays);
+            no = n;
+        }
+        if (draw(d) < 0.15) {
+            int i = (int)(draw(d) * no);
+            *out = ordinary[i < no ? i : no - 1];
+            return 1;
+        }
+        int pick = 0;
+        for (int i = 1; i < no; i++)
+            if (ordinary[i].main < ordinary[pick].main ||
+                (ordinary[i].main == ordinary[pick].main && ordinary[i].size > ordinary[pick].size))
+                pick = i;
+        *out = ordinary[pick];
+        return 1;
+    }
+    replies(x->hand, &x->last, moves);
+    if (!moves->n)
+        return 0;
+    int done = finishing(x, moves);
+    if (done >= 0) {
+        *out = moves->v[done];
+        return 1;
+    }
+    int base = plays_of(x->hand), fit = -1, has_ordinary = 0;
+    uint8_t after[NUM_RANKS];
+    for (int i = 0; i < moves->n; i++) {
+        const Play *m = &moves->v[i];
+        if (IS_BOMB(m))
+            continue;
+        has_ordinary = 1;
+        if (fit >= 0 && m->main >= moves->v[fit].main)
+            continue; /* min by main keeps the first: no need to split this one */
+        minus(x->hand, m, after);
+        if (plays_of(after) <= base)
+            fit = i;
+    }
+    if (fit >= 0) {
+        *out = moves->v[fit];
+        return 1;
+    }
+    if (x->left[x->last_seat] <= 2 && !partner(x, x->last_seat)) {
+        *out = moves->v[lowest_main(moves, has_ordinary)];
+        return 1;
+    }
+    if (has_ordinary && draw(d) < 0.3) {
+        *out = moves->v[lowest_main(moves, 1)];
+        return 1;
+    }
+    return 0;
+}
+
+static int greedy(const Ctx *x, Play *out) {
+    if (!x->has_last) {
+        Play plays[MAX_GROUPS];
+        int n = leads_from_split(x->hand, plays), pick = 0;
+        for (int i = 1; i < n; i++) {
+            int a = IS_BOMB(&plays[i]), b = IS_BOMB(&plays[pick]);
+            if (a < b || (a == b && (plays[i].main < plays[pick].main ||
+                                     (plays[i].main == plays[pick].main && plays[i].size > plays[pick].size))))
+                pick = i;
+        }
+        *out = plays[pick];
+        return 1;
+    }
+    if (partner(x, x->last_seat))
+        return 0;
+    replies(x->hand, &x->last, &moves_buf);
+    int i = lowest_main(&moves_buf, 1);
+    if (i < 0)
+        return 0;
+    *out = moves_buf.v[i];
+    return 1;
+}
+
+static int bomb_happy(const Ctx *x, const Style *st, Play *out) {
+    if (intermediate(x, st, out))
+        return 1;
+    if (!x->has_last || partner(x, x->last_seat))
+        return 0;
+    replies(x->hand, &x->last, &moves_buf);
+    int pick = -1;
+    for (int i = 0; i < moves_buf.n; i++) {
+        const Play *m = &moves_buf.v[i];
+        if (!IS_BOMB(m))
+            continue;
+        if (pick < 0) {
+            pick = i;
+            continue;
+        }
+        const Play *b = &moves_buf.v[pick];
+        int a0 = m->size == 2, b0 = b->size == 2;
+        if (a0 < b0 || (a0 == b0 && m->main < b->main))
+            pick = i;
+    }
+    if (pick < 0)
+        return 0;
+    *out = moves_buf.v[pick];
+    return 1;
+}
+
+static int decide_style(const Ctx *x, const Style *st, Draws *d, Play *out) {
+    switch (st->policy) {
+    case P_NORMAL:
+        return normal(x, d, out);
+    case P_GREEDY:
+        return greedy(x, out);
+    case P_BOMBS:
+        return bomb_happy(x, st, out);
+    default:
+        return intermediate(x, st, out);
+    }
+}
+
+/* ---- arguments */
+
+static int parse_counts(PyObject *seq, uint8_t *c, int most_joker) {
+    PyObject *items = PySequence_Fast(seq, "counts must be a sequence of 15 rank counts");
+    if (items == NULL)
+        return -1;
+    int result = 0;
+    if (PySequence_Fast_GET_SIZE(items) != NUM_RANKS) {
+        PyErr_SetString(PyExc_ValueError, "counts must be a sequence of 15 rank counts");
+        result = -1;
+    }
+    for (int r = 0; !result && r < NUM_RANKS; r++) {
+        long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(items, r));
+        if (k == -1 && PyErr_Occurred())
+            result = -1;
+        else if (k < 0 || k > 4) {
+            PyErr_Format(PyExc_ValueError, "a rank count must be 0 to 4, not %ld", k);
+            result = -1;
+        } else
+            c[r] = (uint8_t)k;
+    }
+    Py_DECREF(items);
+    return result;
+}
+
+static int parse_ints(PyObject *seq, int *out, int n, const char *what) {
+    PyObject *items = PySequence_Fast(seq, what);
+    if (items == NULL)
+        return -1;
+    int result = 0;
+    if (PySequence_Fast_GET_SIZE(items) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %d numbers expected", what, n);
+        result = -1;
+    }
+    for (int i = 0; !result && i < n; i++) {
+        long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(items, i));
+        if (k == -1 && PyErr_Occurred())
+            result = -1;
+        else
+            out[i] = (int)k;
+    }
+    Py_DECREF(items);
+    return result;
+}
+
+/* A style spec: (policy, the 10 Style fields). */
+static int parse_style(PyObject *spec, Style *st) {
+    int v[11];
+    if (parse_ints(spec, v, 11, "a style is (policy, then Style's 10 fields)"))
+        return -1;
+    if (v[0] < P_INTERMEDIATE || v[0] > P_BOMBS) {
+        PyErr_Format(PyExc_ValueError, "no policy %d", v[0]);
+        return -1;
+    }
+    *st = (Style){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]};
+    return 0;
+}
+
+/* last: None or (seat, Combo) */
+static int parse_last(PyObject *last, int players, int *has, int *seat, Play *p) {
+    *has = 0;
+    if (last == Py_None)
+        return 0;
+    if (!PyTuple_Check(last) || PyTuple_GET_SIZE(last) != 2) {
+        PyErr_SetString(PyExc_TypeError, "last must be None or (seat, Combo)");
+        return -1;
+    }
+    long s = PyLong_AsLong(PyTuple_GET_ITEM(last, 0));
+    if (s == -1 && PyErr_Occurred())
+        return -1;
+    if (s < 0 || s >= players) {
+        PyErr_Format(PyExc_ValueError, "no seat %ld", s);
+        return -1;
+    }
+    uint64_t key;
+    uint32_t val;
+    if (combo_meta(PyTuple_GET_ITEM(last, 1), &key, &val) < 0)
+        return -1;
+    *has = 1;
+    *seat = (int)s;
+    *p = (Play){key, val & 15, val >> 4 & 15, val >> 8 & 255, val >> 16 & 255};
+    return 0;
+}
+
+static int ready(void) {
+    if (table == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "dizhu.bots._rollout.init(play_table, kinds) first");
+        return -1;
+    }
+    failed = 0;
+    return 0;
+}
+
+static PyObject *result_play(int played, const Play *p) {
+    if (failed)
+        return NULL;
+    if (!played)
+        Py_RETURN_NONE;
+    return PyLong_FromUnsignedLongLong(p->key);
+}
+
+/* init(play_table, kinds): the engine's plays and Kind's members; again: a fresh start. */
+static PyObject *rollout_init(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyDict_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != KINDS) {
+        PyErr_SetString(PyExc_TypeError, "init(play_table, kinds): the play table and Kind's members, in order");
+        return NULL;
+    }
+    Py_XSETREF(table, Py_NewRef(args[0]));
+    Py_XSETREF(kinds, Py_NewRef(args[1]));
+    memset(meta_keys, 0, META_SLOTS * sizeof *meta_keys);
+    PyObject *key, *combo;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(table, &pos, &key, &combo)) {
+        uint64_t k;
+        uint32_t val;
+        if (combo_meta(combo, &k, &val) < 0)
+            return NULL;
+        meta_put(k, val);
+    }
+    Py_RETURN_NONE;
+}
+
+/* picks(styles, hand, seat, landlord, cards_left, last, unseen, handicap, u1, u2) -> [key or None]:
+ * what each style would play at one seat's decision (u1, u2: the normal style's random draws). */
+static PyObject *rollout_picks(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError,
+                        "picks(styles, hand, seat, landlord, cards_left, last, unseen, handicap, u1, u2)");
+        return NULL;
+    }
+    if (ready())
+        return NULL;
+    Ctx x = {0};
+    double u1, u2;
+    if (parse_counts(args[1], x.hand, 1) || parse_counts(args[6], x.unseen, 4))
+        return NULL;
+    x.seat = (int)PyLong_AsLong(args[2]);
+    x.landlord = (int)PyLong_AsLong(args[3]);
+    x.handicap = (int)PyLong_AsLong(args[7]);
+    u1 = PyFloat_AsDouble(args[8]);
+    u2 = PyFloat_AsDouble(args[9]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_ssize_t players = PySequence_Length(args[4]);
+    if (players < 2 || players > MAX_SEATS) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "cards_left: 2 or 3 seats");
+        return NULL;
+    }
+    x.players = (int)players;
+    if (parse_ints(args[4], x.left, x.players, "cards_left") ||
+        parse_last(args[5], x.players, &x.has_last, &x.last_seat, &x.last))
+        return NULL;
+    if (x.seat < 0 || x.seat >= x.players || x.landlord < 0 || x.landlord >= x.players) {
+        PyErr_SetString(PyExc_ValueError, "seat and landlord must be seats of the table");
+        return NULL;
+    }
+    PyObject *specs = PySequence_Fast(args[0], "styles must be a sequence of style specs");
+    if (specs == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(specs);
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        Style st;
+        Draws d = {1, {u1, u2}, 0, 0};
+        Play p;
+        PyObject *item = NULL;
+        if (parse_style(PySequence_Fast_GET_ITEM(specs, i), &st) == 0) {
+            int played = decide_style(&x, &st, &d, &p);
+            item = result_play(played, &p);
+        }
+        if (item == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, item);
+    }
+    Py_DECREF(specs);
+    return out;
+}
+
+/* rollout(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings,
+ *         styles, me, luck, limit) -> (value for me's side, decisions made): search._rollout. */
+static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "rollout(hands, landlord, handicap, to_act, last, passes, played, deck, "
+                                         "plays_made, doublings, styles, me, luck, limit)");
+        return NULL;
+    }
+    if (ready())
+        return NULL;
+    uint8_t hands[MAX_SEATS][NUM_RANKS], played[NUM_RANKS], deck[NUM_RANKS];
+    int plays_made[MAX_SEATS], left[MAX_SEATS];
+    Style styles[MAX_SEATS];
+    Py_ssize_t players = PySequence_Length(args[0]);
+    if (players < 2 || players > MAX_SEATS) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
+        return NULL;
+    }
+    PyObject *hs = PySequence_Fast(args[0], "hands");
+    if (hs == NULL)
+        return NULL;
+    for (int s = 0; s < players; s++)
+        if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), hands[s], 1)) {
+            Py_DECREF(hs);
+            return NULL;
+        }
+    Py_DECREF(hs);
+    PyObject *ss = PySequence_Fast(args[10], "styles");
+    if (ss == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(ss) != players) {
+        Py_DECREF(ss);
+        PyErr_SetString(PyExc_ValueError, "a style for each seat");
+        return NULL;
+    }
+    for (int s = 0; s < players; s++)
+        if (parse_style(PySequence_Fast_GET_ITEM(ss, s), &styles[s])) {
+            Py_DECREF(ss);
+            return NULL;
+        }
+    Py_DECREF(ss);
+    int n = (int)players, has_last, last_seat;
+    Play last;
+    long landlord = PyLong_AsLong(args[1]), handicap = PyLong_AsLong(args[2]), to_act = PyLong_AsLong(args[3]);
+    long passes = PyLong_AsLong(args[5]), doublings = PyLong_AsLong(args[9]), me = PyLong_AsLong(args[11]);
+    uint64_t luck = PyLong_AsUnsignedLongLongMask(args[12]);
+    long limit = PyLong_AsLong(args[13]);
+    if (PyErr_Occurred() || parse_last(args[4], n, &has_last, &last_seat, &last) ||
+        parse_counts(args[6], played, 4) || parse_counts(args[7], deck, 4) ||
+        parse_ints(args[8], plays_made, n, "plays_made"))
+        return NULL;
+    if (landlord < 0 || landlord >= n || to_act < 0 || to_act >= n || me < 0 || me >= n || doublings < 0 ||
+        doublings > 40) {
+        PyErr_SetString(PyExc_ValueError, "landlord, to_act and me must be seats of the table");
+        return NULL;
+    }
+    for (int s = 0; s < n; s++) {
+        left[s] = 0;
+        for (int r = 0; r < NUM_RANKS; r++)
+            left[s] += hands[s][r];
+    }
+    Draws d = {0, {0, 0}, 0, luck};
+    Ctx x = {0};
+    x.players = n;
+    x.landlord = (int)landlord;
+    x.handicap = (int)handicap;
+    int seat = (int)to_act;
+    for (long step = 1; step <= limit; step++) {
+        memcpy(x.hand, hands[seat], NUM_RANKS);
+        for (int r = 0; r < NUM_RANKS; r++)
+            x.unseen[r] = deck[r] - played[r] - hands[seat][r];
+        x.seat = seat;
+        memcpy(x.left, left, sizeof left);
+        x.has_last = has_last;
+        x.last_seat = last_seat;
+        x.last = last;
+        Play p;
+        int play = decide_style(&x, &styles[seat], &d, &p);
+        if (failed)
+            return NULL;
+        if (!play) { /* Sim.apply of a pass */
+            passes++;
+            if (passes == n - 1) {
+                seat = last_seat;
+                has_last = 0;
+                passes = 0;
+            } else
+                seat = next_seat(seat, n);
+            continue;
+        }
+        for (int r = 0; r < NUM_RANKS; r++) {
+            int k = COUNT(p.key, r);
+            hands[seat][r] -= k;
+            played[r] += k;
+        }
+        left[seat] -= p.size;
+        plays_made[seat]++;
+        if (IS_BOMB(&p))
+            doublings++;
+        has_last = 1;
+        last_seat = seat;
+        last = p;
+        passes = 0;
+        if (left[seat] <= (seat == landlord ? 0 : handicap)) { /* rules.has_won, then Sim.value */
+            int spring;
+            if (seat == landlord) {
+                spring = 1;
+                for (int s = 0; s < n; s++)
+                    if (s != landlord && plays_made[s])
+                        spring = 0;
+            } else
+                spring = plays_made[landlord] == 1;
+            double score = (double)(1ull << (doublings + spring));
+            int same = (me == landlord) == (seat == landlord);
+            return Py_BuildValue("(dl)", same ? score : -score, step);
+        }
+        seat = next_seat(seat, n);
+    }
+    return Py_BuildValue("(dl)", 0.0, limit);
+}
+
+static PyMethodDef methods[] = {
+    {"init", (PyCFunction)(void (*)(void))rollout_init, METH_FASTCALL,
+     "init(play_table, kinds): the engine's play table and dizhu.combos.Kind's members, in order."},
+    {"picks", (PyCFunction)(void (*)(void))rollout_picks, METH_FASTCALL,
+     "picks(styles, hand, seat, landlord, cards_left, last, unseen, handicap, u1, u2) -> [key or None]: "
+     "what each style would play at one decision (u1, u2: the normal style's random draws)."},
+    {"rollout", (PyCFunction)(void (*)(void))rollout_rollout, METH_FASTCALL,
+     "rollout(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings, styles, "
+     "me, luck, limit) -> (value, decisions): search._rollout, compiled."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "dizhu.bots._rollout",
+                                    "The super-hard bot's rollouts, compiled.", -1, methods};
+
+PyMODINIT_FUNC PyInit__rollout(void) {
+    if (alloc_memo())
+        return PyErr_NoMemory();
+    if (meta_keys == NULL) {
+        meta_keys = PyMem_RawCalloc(META_SLOTS, sizeof *meta_keys);
+        meta_vals = PyMem_RawCalloc(META_SLOTS, sizeof *meta_vals);
+        if (meta_keys == NULL || meta_vals == NULL)
+            return PyErr_NoMemory();
+    }
+    return PyModule_Create(&module);
+}

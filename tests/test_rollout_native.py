@@ -1,0 +1,112 @@
+"""The compiled rollouts (``dizhu.bots._rollout``) play as the Python styles and rollouts do.
+
+Super-hard's rollouts and its reading of the other seats run compiled when every seat plays a
+style of the library (:data:`dizhu.bots.styles.NATIVE_SPECS`).  The Python styles are the
+reference: each compiled style must pick the same play at every decision (the normal style given
+the same two random draws: compiled, it rolls its own dice), and a rollout by deterministic
+styles must end the same way after the same decisions.  ``tools/native_parity.py --decisions``
+runs the same comparison on a million decisions.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from dizhu.bots import reading, search, styles
+from dizhu.bots.styles import NATIVE_SPECS, STYLE_NAMES, STYLES, native_spec
+from dizhu.combos import classify
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    found = styles.compiled()
+    assert found is not None, "the compiled rollouts are built with the install (a C compiler is set up)"
+    return found
+
+
+def test_the_compiled_rollouts_run_unless_pure_python_is_asked_for():
+    assert (styles.compiled() is not None) is (not os.environ.get("DIZHU_PURE_PYTHON"))
+
+
+def test_every_library_style_has_a_compiled_twin_and_only_those():
+    assert set(NATIVE_SPECS) == set(STYLES.values())
+    assert search._native_specs([STYLES["greedy"], search._own]) == [native_spec("greedy"), native_spec("intermediate")]
+    assert search._native_specs([STYLES["greedy"], lambda ctx, rng: None]) is None
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_every_style_picks_the_same_play_compiled(seed, kernel, native_parity):
+    cases = list(native_parity.decision_cases(2500, seed))
+    # the positions cover both variants, leads and replies, and each style both plays and passes
+    assert {c[0].players for c in cases} == {2, 3}
+    assert sum(c[0].last is None for c in cases) > 300 and sum(c[0].last is not None for c in cases) > 1000
+    picks = [native_parity.picks_python(*c) for c in cases]
+    for k in range(len(STYLE_NAMES)):
+        assert any(p[k] is None for p in picks) and any(p[k] is not None for p in picks)
+    found = [native_parity.decision_disagreement(*c) for c in cases]
+    assert [f for f in found if f] == []
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_rollouts_end_the_same_compiled(seed, kernel, native_parity):
+    cases = list(native_parity.rollout_cases(150, seed))
+    results = [native_parity.rollout_python(*c) for c in cases]
+    assert len({v for v, _ in results}) >= 3  # wins and losses, some doubled
+    assert [f for f in (native_parity.rollout_disagreement(*c) for c in cases) if f] == []
+
+
+def test_the_normal_style_plays_by_its_draws(kernel, native_parity):
+    """Leading, the normal style plays a random play of its split when the first draw is below
+    0.15 (the second draw picks which), else its lowest: the same rule as the Python style."""
+    normal = STYLE_NAMES.index("normal")
+    ctx = next(c for c, _, _ in native_parity.decision_cases(400, 3) if c.last is None and len(set(
+        native_parity.picks_compiled(c, 0.0, u)[normal] for u in (0.0, 0.5, 0.99))) > 1)
+    lowest = native_parity.picks_compiled(ctx, 0.5, 0.0)[normal]
+    assert native_parity.picks_compiled(ctx, 0.9, 0.99)[normal] == lowest
+    assert len({native_parity.picks_compiled(ctx, 0.1, u / 10)[normal] for u in range(10)}) > 1
+
+
+def test_a_policy_outside_the_library_is_played_in_python(native_parity):
+    sim, me, seats, luck = next(native_parity.rollout_cases(1, 4))
+    asked = []
+
+    def mine(ctx, rng):
+        asked.append(ctx.seat)
+        return STYLES["greedy"](ctx, rng)
+
+    value, used = search._rollout(sim.copy(), me, [mine] * sim.players, luck)
+    assert len(asked) == used
+    assert (value, used) == search._rollout(sim.copy(), me, [STYLES["greedy"]] * sim.players, luck)
+
+
+def test_the_reading_asks_the_compiled_styles(kernel, monkeypatch, native_parity):
+    """The reading's question (what would each style play here?) goes to the kernel, and gets
+    the Python answer: a deterministic style's pick is the same either way."""
+    ctx, _, _ = next(native_parity.decision_cases(50, 5))
+    every = range(len(STYLE_NAMES))
+    deterministic = [k for k in every if STYLE_NAMES[k] != "normal"]
+    got = reading._picks(ctx, deterministic, random.Random(1))
+    monkeypatch.setattr(reading, "compiled", lambda: None)
+    assert reading._picks(ctx, deterministic, random.Random(1)) == got
+
+
+def test_bad_input_is_refused_with_a_clear_error(kernel):
+    hand, unseen = (1,) + (0,) * 14, (0, 4) + (0,) * 13
+    spec = native_spec("intermediate")
+    assert kernel.picks([spec], hand, 0, 0, [1, 17, 17], None, unseen, 0, 0.5, 0.5) == [1]  # the lone 3
+    with pytest.raises(ValueError, match="no policy"):
+        kernel.picks([(9,) + spec[1:]], hand, 0, 0, [1, 17, 17], None, unseen, 0, 0.5, 0.5)
+    with pytest.raises(ValueError, match="rank count"):
+        kernel.picks([spec], (5,) + (0,) * 14, 0, 0, [1, 17, 17], None, unseen, 0, 0.5, 0.5)
+    with pytest.raises(ValueError, match="seats"):
+        kernel.picks([spec], hand, 3, 0, [1, 17, 17], None, unseen, 0, 0.5, 0.5)
+    with pytest.raises(TypeError, match="last"):
+        kernel.picks([spec], hand, 0, 0, [1, 17, 17], "3", unseen, 0, 0.5, 0.5)
+    with pytest.raises(ValueError, match="a style for each seat"):
+        kernel.rollout([hand, hand], 0, 0, 0, None, 0, (0,) * 15, (4,) * 13 + (1, 1), [0, 0], 0, [spec], 0, 1, 400)
+    # a trick to beat: a single 4 answers the lone 3
+    assert kernel.picks([spec], (0, 1) + (0,) * 13, 0, 1, [1, 17, 17], (1, classify("3")), unseen, 0, 0.5,
+                        0.5) == [classify("4").key]
