@@ -383,7 +383,7 @@ def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(mon
         return (1.0 if calls[text] <= search.RACE_FROM else -0.5), 100
 
     monkeypatch.setattr(search, "play_out", fading)
-    monkeypatch.setattr(search, "_candidates", lambda ctx: (moves, None))
+    monkeypatch.setattr(search, "_candidates", lambda ctx, config=None: (moves, None))
     estimates, _ = search.ranked(view, random.Random(3), budget=0.3)
     assert [e.move.text if e.move else "pass" for e in estimates] == ["pass", "8", "J", "R"]
     assert estimates[0].points < estimates[2].points == 0.0  # J's few worlds look better than the end

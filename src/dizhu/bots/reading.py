@@ -122,10 +122,11 @@ def _weights(prior: Mapping[str, float]) -> tuple[float, ...]:
 
 
 def read_world(view: View, hands: list[list[int]], rng: random.Random,
-               prior: Mapping[str, float] = PRIOR, table: "Table | None" = None) -> Reading:
+               prior: Mapping[str, float] = PRIOR, table: "Table | None" = None, recent: int = RECENT) -> Reading:
     """Replay the round in the world ``hands`` (every seat's cards now) and weigh it,
     each other seat read against the style mixture ``prior`` — or, given the ``table``
-    (:func:`read_table`), against its own prior there, with its own HIT and MISS per style."""
+    (:func:`read_table`), against its own prior there, with its own HIT and MISS per style —
+    at its latest ``recent`` decisions."""
     table = table or Table.neutral(view, prior)
     players, landlord, me = view.players, view.landlord, view.seat
     deck = view.variant.deck_counts
@@ -137,12 +138,12 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
             for r, n in enumerate(combo.counts):
                 held[seat][r] += n
     dealt = [h[:] for h in held]  # the replay below spends ``held``; the bids were made on these
-    # the decisions to read: each other seat's latest RECENT actions
+    # the decisions to read: each other seat's latest ``recent`` actions
     wanted: dict[int, int] = {}
     read_at: set[int] = set()
     for i in range(len(plays) - 1, -1, -1):
         seat = plays[i][0]
-        if seat != me and wanted.get(seat, 0) < RECENT:
+        if seat != me and wanted.get(seat, 0) < recent:
             wanted[seat] = wanted.get(seat, 0) + 1
             read_at.add(i)
     likelihood = {s: [1.0] * len(STYLE_NAMES) for s in range(players) if s != me}

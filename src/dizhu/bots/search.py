@@ -48,7 +48,7 @@ from ..moves import NATIVE as MOVES_NATIVE
 from .hands import NATIVE
 from .memo import replies
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
-from .reading import Reading, Table, read_table, read_world
+from .reading import RECENT, Reading, Table, read_table, read_world
 from .styles import COMPILED, NATIVE_SPECS, PRIOR, STYLES, compiled
 from .view import View
 
@@ -103,6 +103,15 @@ class SearchConfig:
     #: What the search maximises: ``win_weight`` times the win (+1 or -1) plus ``1 - win_weight``
     #: times the points.  0 ranks moves by expected points alone; 1 by the chance to win alone.
     win_weight: float = 0.0
+    #: The shortlist (:func:`_candidates`): every lead when the hand has at most this many, ...
+    all_leads: int = 12
+    #: ... else the plays of its split and this many of its lowest singles and pairs besides;
+    small_leads: int = 4
+    #: every reply and the pass when there are at most this many choices, else the pass and the
+    #: lowest replies (bombs last) up to that many.
+    all_replies: int = 10
+    #: How many of each other seat's latest decisions the reading replays (:mod:`.reading`).
+    recent: int = RECENT
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -131,7 +140,7 @@ class SearchConfig:
     def reading(self, view: View, hands: list[list[int]], rng: random.Random, table: Table | None = None) -> Reading:
         """The world's reading under this configuration (``table``: from :meth:`table_of`)."""
         if self.read:
-            return read_world(view, hands, rng, self.prior, table)
+            return read_world(view, hands, rng, self.prior, table, self.recent)
         return Reading.neutral(view, self.prior, table)
 
 
@@ -283,26 +292,27 @@ def _rollout(sim: Sim, me: int, seats: list, luck: int, limit: int = 400, *,
             return sim.value(winner, me), step
     return 0.0, limit
 
-def _candidates(ctx: Ctx) -> tuple[list[Combo | None], Combo | None]:
-    """The shortlist to search, and the intermediate policy's own choice."""
+def _candidates(ctx: Ctx, config: SearchConfig | None = None) -> tuple[list[Combo | None], Combo | None]:
+    """The shortlist to search (as ``config`` sizes it), and the intermediate policy's own choice."""
+    config = config or SUPER_HARD
     choice, _, _ = intermediate_move(ctx)
     hand = ctx.hand
     if ctx.last is None:
         moves = replies(hand)
         pool: list[Combo | None] = list(leads_from_split(hand))
-        if len(moves) <= 12:
+        if len(moves) <= config.all_leads:
             pool = list(moves)
         else:
             if ctx.line():  # the duel farmer: also the plays of the cards above its line
                 pool += leads_from_split(ctx.to_shed(hand))
-            # a few more: every single and pair, lowest first
-            extra = sorted((m for m in moves if m.size <= 2), key=lambda m: m.main)[:4]
+            # a few more: singles and pairs, lowest first
+            extra = sorted((m for m in moves if m.size <= 2), key=lambda m: m.main)[:config.small_leads]
             pool += extra
     else:
         moves = replies(hand, ctx.last[1])
         pool = [None] + list(moves)
-        if len(pool) > 10:
-            pool = [None] + sorted(moves, key=lambda m: (m.is_bomb, m.main))[:9]
+        if len(pool) > config.all_replies:
+            pool = [None] + sorted(moves, key=lambda m: (m.is_bomb, m.main))[:config.all_replies - 1]
     if choice not in pool:
         pool.append(choice)
     seen = set()
@@ -334,7 +344,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     one move is left, the search stops: the choice is made.
     """
     if moves is None:
-        moves = _candidates(Ctx.of(view))[0]
+        moves = _candidates(Ctx.of(view), config)[0]
     budget = DEFAULT_BUDGET if budget is None else budget
     steps_budget = budget * STEPS_PER_SECOND
     steps = 0
@@ -457,7 +467,7 @@ def ranked(view: View, rng: random.Random, budget: float | None = None,
     Ties go to the rule policy's choice, then to the shortlist's order.  With no
     world searched (the deadline came first), the rule policy's choice comes first.
     """
-    candidates, choice = _candidates(Ctx.of(view))
+    candidates, choice = _candidates(Ctx.of(view), config)
     if len(candidates) == 1:
         return [Estimate(candidates[0], 0.0, 0.0, 0)], choice
     estimates = evaluate(view, rng, candidates, budget, deadline, config=config, race=config.race)
