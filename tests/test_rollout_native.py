@@ -101,12 +101,50 @@ def test_bad_input_is_refused_with_a_clear_error(kernel):
         kernel.picks([(9,) + spec[1:]], hand, 0, 0, [1, 17, 17], None, unseen, 0, 0.5, 0.5)
     with pytest.raises(ValueError, match="rank count"):
         kernel.picks([spec], (5,) + (0,) * 14, 0, 0, [1, 17, 17], None, unseen, 0, 0.5, 0.5)
-    with pytest.raises(ValueError, match="seats"):
+    with pytest.raises(ValueError, match="the seat must be 0 to 2"):
         kernel.picks([spec], hand, 3, 0, [1, 17, 17], None, unseen, 0, 0.5, 0.5)
     with pytest.raises(TypeError, match="last"):
         kernel.picks([spec], hand, 0, 0, [1, 17, 17], "3", unseen, 0, 0.5, 0.5)
     with pytest.raises(ValueError, match="a style for each seat"):
         kernel.rollout([hand, hand], 0, 0, 0, None, 0, (0,) * 15, (4,) * 13 + (1, 1), [0, 0], 0, [spec], 0, 1, 400)
+    with pytest.raises(ValueError, match="draws"):
+        kernel.picks([native_spec("normal")], hand, 0, 0, [1, 17, 17], None, unseen, 0, 0.0, -1e6)
+    with pytest.raises(ValueError, match="draws"):
+        kernel.picks([native_spec("normal")], hand, 0, 0, [1, 17, 17], None, unseen, 0, float("nan"), 0.5)
+    with pytest.raises(ValueError, match="cannot lead"):
+        kernel.picks([native_spec("greedy")], (0,) * 15, 0, 0, [0, 17, 17], None, unseen, 0, 0.5, 0.5)
+    with pytest.raises(ValueError, match="rank 13"):
+        kernel.picks([spec], (0,) * 13 + (2, 0), 0, 0, [2, 17, 17], None, unseen, 0, 0.5, 0.5)
+    with pytest.raises(ValueError, match="seat"):
+        kernel.picks([spec], hand, 2 ** 32, 0, [1, 17, 17], None, unseen, 0, 0.5, 0.5)
+    deck, empty = (4,) * 13 + (1, 1), (0,) * 15
+    with pytest.raises(ValueError, match="already won"):
+        kernel.rollout([hand, empty], 0, 0, 0, None, 0, empty, deck, [0, 0], 0, [spec, spec], 0, 1, 400)
+    with pytest.raises(ValueError, match="deck"):
+        kernel.rollout([(4,) + (0,) * 14, (4,) + (0,) * 14], 0, 0, 0, None, 0, empty, deck, [0, 0], 0, [spec, spec],
+                       0, 1, 400)
     # a trick to beat: a single 4 answers the lone 3
     assert kernel.picks([spec], (0, 1) + (0,) * 13, 0, 1, [1, 17, 17], (1, classify("3")), unseen, 0, 0.5,
                         0.5) == [classify("4").key]
+
+
+def test_a_replaced_style_is_read_in_python(kernel, monkeypatch, native_parity):
+    """The reading asks the kernel only about the library's own styles: one replaced (a benchmark's
+    variation, say) is asked in Python, so the compiled answer can never stand in for it."""
+    ctx, _, _ = next(native_parity.decision_cases(50, 6))
+    greedy = STYLE_NAMES.index("greedy")
+    asked = []
+
+    def mine(ctx, rng):
+        asked.append(ctx.seat)
+        return None
+
+    monkeypatch.setitem(STYLES, "greedy", mine)
+    assert reading._picks(ctx, [greedy], random.Random(1)) == [None] and asked == [ctx.seat]
+
+
+def test_a_style_with_a_fraction_has_no_compiled_twin():
+    from dizhu.bots.policy import Style
+
+    with pytest.raises(TypeError, match="whole-number"):
+        native_spec("intermediate", Style(delta1_danger=2.5))

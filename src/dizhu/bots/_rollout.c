@@ -41,6 +41,15 @@ static uint32_t *meta_vals = NULL;
 static PyObject *table = NULL;     /* the engine's play table (a dict with __missing__) */
 static PyObject *kinds = NULL;     /* dizhu.combos.Kind's members, in order */
 static int failed = 0;             /* an error is set: unwind and return NULL */
+static int busy = 0;               /* a call is running: the static buffers are in use */
+
+/* A policy asked to lead with no cards to play from: the position is not one of a round. */
+static int no_play(void) {
+    if (!failed)
+        PyErr_SetString(PyExc_ValueError, "a seat with no cards to play cannot lead");
+    failed = 1;
+    return 0;
+}
 
 static inline uint32_t meta_slot(uint64_t key) {
     return (uint32_t)(((key + 1) * 0x9E3779B97F4A7C15ull) >> (64 - META_BITS));
@@ -67,7 +76,7 @@ static Play play_of(uint64_t key) {
     Play p = {key, 0, 0, 0, 0};
     uint32_t i = meta_slot(key), val = 0;
     int found = 0;
-    while (meta_keys[i]) {
+    for (unsigned probes = 0; meta_keys[i] && probes < META_SLOTS / 2; probes++) {
         if (meta_keys[i] == key + 1) {
             val = meta_vals[i];
             found = 1;
@@ -417,6 +426,8 @@ static int lead(const Ctx *x, const Style *st, Play *out) {
     if (!np)
         for (int i = 0; i < n; i++)
             pool[np++] = plays[i];
+    if (!np)
+        return no_play();
     if (danger <= 2) {
         Play safe[MAX_GROUPS];
         int ns = 0;
@@ -446,8 +457,6 @@ static int lead(const Ctx *x, const Style *st, Play *out) {
             pk1 = many;
         }
     }
-    if (pick < 0)
-        return 0; /* never: a hand above its line splits into some play */
     *out = pool[pick];
     return 1;
 }
@@ -614,9 +623,11 @@ static int normal(const Ctx *x, Draws *d, Play *out) {
             memcpy(ordinary, plays, n * sizeof *plays);
             no = n;
         }
+        if (!no)
+            return no_play();
         if (draw(d) < 0.15) {
-            int i = (int)(draw(d) * no);
-            *out = ordinary[i < no ? i : no - 1];
+            int i = (int)(draw(d) * no); /* draws are in [0, 1) */
+            *out = ordinary[i < 0 ? 0 : i < no ? i : no - 1];
             return 1;
         }
         int pick = 0;
@@ -667,6 +678,8 @@ static int greedy(const Ctx *x, Play *out) {
     if (!x->has_last) {
         Play plays[MAX_GROUPS];
         int n = leads_from_split(x->hand, plays), pick = 0;
+        if (!n)
+            return no_play();
         for (int i = 1; i < n; i++) {
             int a = IS_BOMB(&plays[i]), b = IS_BOMB(&plays[pick]);
             if (a < b || (a == b && (plays[i].main < plays[pick].main ||
@@ -727,7 +740,8 @@ static int decide_style(const Ctx *x, const Style *st, Draws *d, Play *out) {
 
 /* ---- arguments */
 
-static int parse_counts(PyObject *seq, uint8_t *c, int most_joker) {
+/* 15 rank counts into c: 0 to 4 each, a joker 0 or 1 (every deck has one of each). */
+static int parse_counts(PyObject *seq, uint8_t *c) {
     PyObject *items = PySequence_Fast(seq, "counts must be a sequence of 15 rank counts");
     if (items == NULL)
         return -1;
@@ -740,8 +754,8 @@ static int parse_counts(PyObject *seq, uint8_t *c, int most_joker) {
         long k = PyLong_AsLong(PySequence_Fast_GET_ITEM(items, r));
         if (k == -1 && PyErr_Occurred())
             result = -1;
-        else if (k < 0 || k > 4) {
-            PyErr_Format(PyExc_ValueError, "a rank count must be 0 to 4, not %ld", k);
+        else if (k < 0 || k > (r >= BLACK ? 1 : 4)) {
+            PyErr_Format(PyExc_ValueError, "rank %d: a rank count must be 0 to %d, not %ld", r, r >= BLACK ? 1 : 4, k);
             result = -1;
         } else
             c[r] = (uint8_t)k;
@@ -814,8 +828,24 @@ static int ready(void) {
         PyErr_SetString(PyExc_RuntimeError, "dizhu.bots._rollout.init(play_table, kinds) first");
         return -1;
     }
+    if (busy) { /* only if the engine's table ran code that called back in: never in a round */
+        PyErr_SetString(PyExc_RuntimeError, "dizhu.bots._rollout is not reentrant");
+        return -1;
+    }
     failed = 0;
     return 0;
+}
+
+/* A seat number (or the handicap) in 0..below-1, or -1 with an error set. */
+static int small_int(PyObject *o, long below, const char *what) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < 0 || v >= below) {
+        PyErr_Format(PyExc_ValueError, "%s must be 0 to %ld, not %ld", what, below - 1, v);
+        return -1;
+    }
+    return (int)v;
 }
 
 static PyObject *result_play(int played, const Play *p) {
@@ -831,6 +861,19 @@ static PyObject *rollout_init(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (nargs != 2 || !PyDict_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != KINDS) {
         PyErr_SetString(PyExc_TypeError, "init(play_table, kinds): the play table and Kind's members, in order");
         return NULL;
+    }
+    static const char *names[KINDS] = {"single", "pair", "trio", "trio_single", "trio_pair", "straight", "pair_chain",
+                                       "plane", "plane_single", "plane_pair", "four_two_single", "four_two_pair",
+                                       "bomb", "rocket"};
+    for (int k = 0; k < KINDS; k++) { /* the numbers the generator uses are Kind's, in order */
+        PyObject *value = PyObject_GetAttrString(PyTuple_GET_ITEM(args[1], k), "value");
+        int same = value != NULL && PyUnicode_Check(value) && PyUnicode_CompareWithASCIIString(value, names[k]) == 0;
+        Py_XDECREF(value);
+        if (!same) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "kind %d must be %s", k, names[k]);
+            return NULL;
+        }
     }
     Py_XSETREF(table, Py_NewRef(args[0]));
     Py_XSETREF(kinds, Py_NewRef(args[1]));
@@ -859,14 +902,17 @@ static PyObject *rollout_picks(PyObject *self, PyObject *const *args, Py_ssize_t
         return NULL;
     Ctx x = {0};
     double u1, u2;
-    if (parse_counts(args[1], x.hand, 1) || parse_counts(args[6], x.unseen, 4))
+    if (parse_counts(args[1], x.hand) || parse_counts(args[6], x.unseen))
         return NULL;
-    x.seat = (int)PyLong_AsLong(args[2]);
-    x.landlord = (int)PyLong_AsLong(args[3]);
-    x.handicap = (int)PyLong_AsLong(args[7]);
     u1 = PyFloat_AsDouble(args[8]);
     u2 = PyFloat_AsDouble(args[9]);
     if (PyErr_Occurred())
+        return NULL;
+    if (!(u1 >= 0.0 && u1 < 1.0 && u2 >= 0.0 && u2 < 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "the draws must be in [0, 1)");
+        return NULL;
+    }
+    if ((x.handicap = small_int(args[7], 21, "the handicap")) < 0)
         return NULL;
     Py_ssize_t players = PySequence_Length(args[4]);
     if (players < 2 || players > MAX_SEATS) {
@@ -875,18 +921,17 @@ static PyObject *rollout_picks(PyObject *self, PyObject *const *args, Py_ssize_t
         return NULL;
     }
     x.players = (int)players;
-    if (parse_ints(args[4], x.left, x.players, "cards_left") ||
+    if ((x.seat = small_int(args[2], players, "the seat")) < 0 ||
+        (x.landlord = small_int(args[3], players, "the landlord")) < 0 ||
+        parse_ints(args[4], x.left, x.players, "cards_left") ||
         parse_last(args[5], x.players, &x.has_last, &x.last_seat, &x.last))
         return NULL;
-    if (x.seat < 0 || x.seat >= x.players || x.landlord < 0 || x.landlord >= x.players) {
-        PyErr_SetString(PyExc_ValueError, "seat and landlord must be seats of the table");
-        return NULL;
-    }
     PyObject *specs = PySequence_Fast(args[0], "styles must be a sequence of style specs");
     if (specs == NULL)
         return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(specs);
     PyObject *out = PyList_New(n);
+    busy = 1;
     for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
         Style st;
         Draws d = {1, {u1, u2}, 0, 0};
@@ -901,6 +946,7 @@ static PyObject *rollout_picks(PyObject *self, PyObject *const *args, Py_ssize_t
         else
             PyList_SET_ITEM(out, i, item);
     }
+    busy = 0;
     Py_DECREF(specs);
     return out;
 }
@@ -928,7 +974,7 @@ static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize
     if (hs == NULL)
         return NULL;
     for (int s = 0; s < players; s++)
-        if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), hands[s], 1)) {
+        if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), hands[s])) {
             Py_DECREF(hs);
             return NULL;
         }
@@ -947,25 +993,40 @@ static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize
             return NULL;
         }
     Py_DECREF(ss);
-    int n = (int)players, has_last, last_seat;
-    Play last;
-    long landlord = PyLong_AsLong(args[1]), handicap = PyLong_AsLong(args[2]), to_act = PyLong_AsLong(args[3]);
-    long passes = PyLong_AsLong(args[5]), doublings = PyLong_AsLong(args[9]), me = PyLong_AsLong(args[11]);
+    int n = (int)players, has_last = 0, last_seat = -1;
+    Play last = {0};
+    int landlord, handicap, to_act, passes, doublings, me;
+    if ((landlord = small_int(args[1], n, "the landlord")) < 0 || (handicap = small_int(args[2], 21, "the handicap")) < 0 ||
+        (to_act = small_int(args[3], n, "the seat to act")) < 0 || (passes = small_int(args[5], n, "the passes")) < 0 ||
+        (doublings = small_int(args[9], 41, "the doublings")) < 0 || (me = small_int(args[11], n, "me")) < 0)
+        return NULL;
     uint64_t luck = PyLong_AsUnsignedLongLongMask(args[12]);
     long limit = PyLong_AsLong(args[13]);
     if (PyErr_Occurred() || parse_last(args[4], n, &has_last, &last_seat, &last) ||
-        parse_counts(args[6], played, 4) || parse_counts(args[7], deck, 4) ||
+        parse_counts(args[6], played) || parse_counts(args[7], deck) ||
         parse_ints(args[8], plays_made, n, "plays_made"))
         return NULL;
-    if (landlord < 0 || landlord >= n || to_act < 0 || to_act >= n || me < 0 || me >= n || doublings < 0 ||
-        doublings > 40) {
-        PyErr_SetString(PyExc_ValueError, "landlord, to_act and me must be seats of the table");
-        return NULL;
+    for (int r = 0; r < NUM_RANKS; r++) {
+        int held = played[r];
+        for (int s = 0; s < n; s++)
+            held += hands[s][r];
+        if (held > deck[r]) {
+            PyErr_Format(PyExc_ValueError, "rank %d: more cards in the hands and played than in the deck", r);
+            return NULL;
+        }
     }
     for (int s = 0; s < n; s++) {
         left[s] = 0;
         for (int r = 0; r < NUM_RANKS; r++)
             left[s] += hands[s][r];
+        if (left[s] <= (s == landlord ? 0 : handicap)) {
+            PyErr_Format(PyExc_ValueError, "seat %d has already won: no round to play out", s);
+            return NULL;
+        }
+    }
+    if (!has_last && passes) {
+        PyErr_SetString(PyExc_ValueError, "passes with no play to beat");
+        return NULL;
     }
     Draws d = {0, {0, 0}, 0, luck};
     Ctx x = {0};
@@ -983,9 +1044,15 @@ static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize
         x.last_seat = last_seat;
         x.last = last;
         Play p;
+        busy = 1;
         int play = decide_style(&x, &styles[seat], &d, &p);
+        busy = 0;
         if (failed)
             return NULL;
+        if (!play && !has_last) {
+            no_play(); /* a lead is never passed */
+            return NULL;
+        }
         if (!play) { /* Sim.apply of a pass */
             passes++;
             if (passes == n - 1) {
@@ -1020,7 +1087,7 @@ static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize
                 spring = plays_made[landlord] == 1;
             double score = (double)(1ull << (doublings + spring));
             int same = (me == landlord) == (seat == landlord);
-            return Py_BuildValue("(dl)", same ? score : -score, step);
+            return Py_BuildValue("(dl)", same ? score : -score, (long)step);
         }
         seat = next_seat(seat, n);
     }
@@ -1045,11 +1112,11 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "dizhu.bots._rollout"
 PyMODINIT_FUNC PyInit__rollout(void) {
     if (alloc_memo())
         return PyErr_NoMemory();
-    if (meta_keys == NULL) {
+    if (meta_keys == NULL)
         meta_keys = PyMem_RawCalloc(META_SLOTS, sizeof *meta_keys);
+    if (meta_vals == NULL)
         meta_vals = PyMem_RawCalloc(META_SLOTS, sizeof *meta_vals);
-        if (meta_keys == NULL || meta_vals == NULL)
-            return PyErr_NoMemory();
-    }
+    if (meta_keys == NULL || meta_vals == NULL)
+        return PyErr_NoMemory();
     return PyModule_Create(&module);
 }

@@ -267,17 +267,15 @@ def _decisions(held: list[list[int]], plays: list, players: int, landlord: int, 
         last, passes = (seat, combo), 0
 
 
-_SPECS = tuple(NATIVE_SPECS[STYLES[name]] for name in STYLE_NAMES)
-
-
 def _picks(ctx: Ctx, styles, rng: random.Random) -> list:
     """What each of ``styles`` (indices of STYLE_NAMES) would play at ``ctx``: combo keys, None a pass.
 
     Compiled when the kernel is there: the same picks, but for the normal style's dice, drawn
     here as two numbers (tests/test_rollout_native.py)."""
     kernel = compiled()
-    if kernel is not None:
-        return kernel.picks([_SPECS[k] for k in styles], ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left,
+    specs = [NATIVE_SPECS.get(STYLES[STYLE_NAMES[k]]) for k in styles] if kernel is not None else [None]
+    if None not in specs:  # every style the library's own (one replaced is asked in Python)
+        return kernel.picks(specs, ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left,
                             ctx.last, ctx.unseen, ctx.handicap, rng.random(), rng.random())
     picks = []
     for k in styles:

@@ -268,7 +268,10 @@ def _native_specs(seats: list) -> list | None:
     """The compiled rollouts' spec of each seat's policy, or None if one has none (or no kernel)."""
     if compiled() is None:
         return None
-    specs = [NATIVE_SPECS.get(policy) for policy in seats]
+    try:
+        specs = [NATIVE_SPECS.get(policy) for policy in seats]
+    except TypeError:  # an unhashable policy: not one of the library's
+        return None
     return None if None in specs else specs
 
 

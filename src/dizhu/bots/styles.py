@@ -67,12 +67,13 @@ def _greedy(ctx: Ctx, rng: random.Random) -> Combo | None:
     return None
 
 
-def _cautious(ctx: Ctx, rng: random.Random) -> Combo | None:
-    return intermediate_move(ctx, CAUTIOUS)[0]
+# the thresholds are bound when the style is defined, as its compiled twin's spec is (NATIVE_SPECS)
+def _cautious(ctx: Ctx, rng: random.Random, style: Style = CAUTIOUS) -> Combo | None:
+    return intermediate_move(ctx, style)[0]
 
 
-def _bombs(ctx: Ctx, rng: random.Random) -> Combo | None:
-    move = intermediate_move(ctx, EAGER)[0]
+def _bombs(ctx: Ctx, rng: random.Random, style: Style = EAGER) -> Combo | None:
+    move = intermediate_move(ctx, style)[0]
     if move is None and ctx.last is not None and not ctx.partner(ctx.last[0]):
         bombs = [m for m in replies(ctx.hand, ctx.last[1]) if m.is_bomb]
         if bombs:
@@ -98,7 +99,10 @@ def native_spec(policy: str, style: Style = DEFAULT_STYLE) -> tuple[int, ...]:
     (2, 11)
     """
     number = ("intermediate", "normal", "greedy", "bombs").index(policy)
-    return (number, *map(int, dataclasses.astuple(style)))
+    fields = dataclasses.astuple(style)
+    if not all(isinstance(f, int) for f in fields):  # bools are ints; a fraction would be cut
+        raise TypeError(f"the compiled styles take whole-number thresholds, not {style}")
+    return (number, *fields)
 
 
 #: Each style of the library by its compiled twin's spec: the compiled rollouts play a world only
