@@ -75,15 +75,18 @@ class Table:
     miss: dict[int, tuple[float, ...]]
     #: The decisions read, per seat.
     decisions: dict[int, int]
+    #: The likelihoods of an action when every style agrees on it, and when they agree otherwise.
+    agree: tuple[float, float] = (HIT, MISS)
 
     @classmethod
-    def neutral(cls, view: View, prior: Mapping[str, float] = PRIOR) -> "Table":
-        """Nothing known of anyone: every other seat read against ``prior`` with HIT and MISS."""
+    def neutral(cls, view: View, prior: Mapping[str, float] = PRIOR, hit: float = HIT,
+                miss: float = MISS) -> "Table":
+        """Nothing known of anyone: every other seat read against ``prior`` with ``hit`` and ``miss``."""
         weights = _weights(prior)
         others = [s for s in range(view.players) if s != view.seat]
         flat = len(STYLE_NAMES)
-        return cls({s: weights for s in others}, {s: (HIT,) * flat for s in others},
-                   {s: (MISS,) * flat for s in others}, {s: 0 for s in others})
+        return cls({s: weights for s in others}, {s: (hit,) * flat for s in others},
+                   {s: (miss,) * flat for s in others}, {s: 0 for s in others}, (hit, miss))
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,7 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
         actual = None if combo is None else combo.key
         picks = _picks(ctx, asked, rng)
         if len(set(picks)) == 1:  # the styles agree: the world is weighed, no style is
-            factor = HIT if picks[0] == actual else MISS
+            factor = table.agree[0] if picks[0] == actual else table.agree[1]
             for k in asked:
                 row[k] *= factor
         else:  # they differ: each by how far it predicts this seat (the table's rates are for such decisions)
@@ -169,24 +172,25 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
         joint = [p * q for p, q in zip(table.prior[seat], row)]
         total = sum(joint)
         # relative to a world where every style agreed with every decision
-        weight *= total / (HIT ** wanted.get(seat, 0))
+        weight *= total / (table.agree[0] ** wanted.get(seat, 0))
         styles[seat] = tuple(j / total for j in joint)
     return Reading(weight, styles, cost)
 
 
-def read_table(view: View, prior: Mapping[str, float] = PRIOR) -> Table:
+def read_table(view: View, prior: Mapping[str, float] = PRIOR, hit: float = HIT, miss: float = MISS) -> Table:
     """Each other seat's style prior and per-style HIT and MISS, from the earlier rounds at
     the table (``view.earlier``).  A style's agreement rate with the seat is counted over the
     seat's decisions where the styles disagree (elsewhere they say nothing), shrunk towards
     ``HIT``; the seat's prior weighs each style by its record, ``HIT`` for an agreement and
-    ``1 - HIT`` for a miss, and keeps ``NEUTRAL_SHARE`` on ``prior``.
+    ``1 - HIT`` for a miss, and keeps ``NEUTRAL_SHARE`` on ``prior``.  With no earlier round, the
+    neutral table (``hit`` and ``miss`` for every style).
 
     >>> from dizhu import Match
     >>> m = Match("duel", seed="table")
     >>> read_table(View.of(m.observation(0))).decisions   # a new table: nothing read
     {1: 0}
     """
-    table = Table.neutral(view, prior)
+    table = Table.neutral(view, prior, hit, miss)
     if not view.earlier:
         return table
     base = table.prior[next(iter(table.prior))]
@@ -211,7 +215,7 @@ def read_table(view: View, prior: Mapping[str, float] = PRIOR) -> Table:
         post = [math.exp(x - top) for x in logs]
         total = sum(post)
         prior_of[seat] = tuple((1 - NEUTRAL_SHARE) * p / total + NEUTRAL_SHARE * w for p, w in zip(post, base))
-    return Table(prior_of, hit_of, miss_of, seen)
+    return Table(prior_of, hit_of, miss_of, seen, (hit, miss))
 
 
 def _record_key(record: Mapping) -> tuple:

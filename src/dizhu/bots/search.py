@@ -48,7 +48,7 @@ from ..moves import NATIVE as MOVES_NATIVE
 from .hands import NATIVE
 from .memo import replies
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
-from .reading import RECENT, Reading, Table, read_table, read_world
+from .reading import HIT, MISS, RECENT, Reading, Table, read_table, read_world
 from .styles import COMPILED, NATIVE_SPECS, PRIOR, STYLES, compiled
 from .view import View
 
@@ -112,6 +112,10 @@ class SearchConfig:
     all_replies: int = 10
     #: How many of each other seat's latest decisions the reading replays (:mod:`.reading`).
     recent: int = RECENT
+    #: The reading's likelihoods of an action a style agrees with, and of one it does not (before
+    #: the earlier rounds at the table say how far each style predicts each seat).
+    hit: float = HIT
+    miss: float = MISS
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -135,7 +139,9 @@ class SearchConfig:
 
     def table_of(self, view: View) -> Table:
         """What the earlier rounds at the table say of the other seats, under this configuration."""
-        return read_table(view, self.prior) if self.table else Table.neutral(view, self.prior)
+        if self.table:
+            return read_table(view, self.prior, self.hit, self.miss)
+        return Table.neutral(view, self.prior, self.hit, self.miss)
 
     def reading(self, view: View, hands: list[list[int]], rng: random.Random, table: Table | None = None) -> Reading:
         """The world's reading under this configuration (``table``: from :meth:`table_of`)."""
