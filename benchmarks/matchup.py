@@ -11,7 +11,8 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 - ``rlcard``: DouZero's bundled RLCard rule agent (classic only; see benchmarks/vs_public.py);
 - ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``,
   ``super-hard-norace``, ``super-hard-lean``, ``super-hard-notable``, ``super-hard-wp*``,
-  ``super-hard-wide``, ``super-hard-recent10``, ``super-hard-exact15``, ``super-hard-sharp``: the
+  ``super-hard-wide``, ``super-hard-recent10``, ``super-hard-recentall``, ``super-hard-exact15``,
+  ``super-hard-sharp``: the
   super-hard search with one part of it on or off, to find what it is worth (same budget and seeds; ``dizhu.bots.search.SearchConfig``): ``full`` reads every other seat
   against the style mixture ``styles.PRIOR`` and weighs the worlds by it; ``nomix`` reads every
   seat as intermediate only (worlds weighed, no style mixture); ``noread`` weighs every world
@@ -24,8 +25,8 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   ``wp100`` rank moves by a blend of the chance to win and the points (``SearchConfig.win_weight``
   0.25, 0.5, 1; super-hard's is 0, points alone); ``wide`` searches a longer shortlist (every lead
   up to 40, else the split's plays and every single and pair; every reply up to 30 choices:
-  ``SearchConfig.all_leads``, ``small_leads``, ``all_replies``); ``recent10`` reads each other
-  seat's latest 10 decisions instead of 5 (``SearchConfig.recent``); ``exact15`` solves a world
+  ``SearchConfig.all_leads``, ``small_leads``, ``all_replies``); ``recent10`` (``recentall``) reads each other
+  seat's latest 10 decisions (all of them) instead of 5 (``SearchConfig.recent``); ``exact15`` solves a world
   exactly from 15 cards left in all hands together instead of 9 (``SearchConfig.exact_cards``);
   ``sharp`` reads with likelihoods 0.9 and 0.1 instead of 0.8 and 0.25 (``SearchConfig.hit``,
   ``miss``: a world one style fails to explain weighs less);
@@ -73,6 +74,7 @@ ABLATIONS = {
     "super-hard-wp100": {"win_weight": 1.0},
     "super-hard-wide": {"all_leads": 40, "small_leads": 30, "all_replies": 30},
     "super-hard-recent10": {"recent": 10},
+    "super-hard-recentall": {"recent": 100},
     "super-hard-exact15": {"exact_cards": 15},
     "super-hard-sharp": {"hit": 0.9, "miss": 0.1},
 }
