@@ -348,6 +348,20 @@ def test_the_search_objective_blends_the_win_and_the_points():
             SearchConfig(win_weight=bad)
 
 
+def test_the_search_stops_at_its_cap_of_worlds():
+    from dizhu.bots.search import MIN_WORLDS, SearchConfig, evaluate
+    from dizhu.bots.view import View
+
+    view = View.of(_blunder_position())
+    moves = [classify("R"), None, classify("J")]
+    capped = evaluate(view, random.Random(3), moves, budget=1.0, config=SearchConfig(max_worlds=7))
+    assert [e.worlds for e in capped] == [7, 7, 7]  # the budget would buy far more
+    wider = evaluate(view, random.Random(3), moves, budget=1.0, config=SearchConfig(max_worlds=30))
+    assert [e.worlds for e in wider] == [30, 30, 30]
+    with pytest.raises(ValueError):
+        SearchConfig(max_worlds=MIN_WORLDS - 1)
+
+
 def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(monkeypatch):
     import dataclasses
 

@@ -96,6 +96,28 @@ def test_seat_lights_effects_sound_and_reduced_motion(make_table):
         "() => getComputedStyle(document.querySelector('#hand .hcard')).animationName") in ("none", "")
 
 
+def test_no_sound_is_tried_before_the_players_first_gesture(make_table):
+    """A resumed game's computers may play before the player touches the page: the browser would
+    refuse an audio context then, with a console warning, so the page stays silent until a gesture.
+    (Playwright's own page calls count as gestures, so the sound is asked for while the page loads.)"""
+    table = make_table(PHONE)
+    page = table.page
+    warnings: list[str] = []
+    page.on("console", lambda m: warnings.append(m.text) if "AudioContext" in m.text else None)
+    page.add_init_script("""document.addEventListener('DOMContentLoaded', async () => {
+      const src = document.querySelector('script[type=module]').src;
+      const sound = await import(new URL('sound.js', src));
+      const active = navigator.userActivation.hasBeenActive;
+      sound.playSound('bomb');
+      window.soundProbe = {active, asked: document.body.dataset.sound};
+    });""")
+    table.open()
+    page.wait_for_function("() => window.soundProbe")
+    assert page.evaluate("() => window.soundProbe") == {"active": False, "asked": "bomb"}
+    page.wait_for_timeout(200)
+    assert warnings == []
+
+
 def test_the_deal_flies_in_and_the_guide_comes_once(make_table):
     table = make_table(PHONE_PORTRAIT)
     page = table.page

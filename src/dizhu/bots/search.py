@@ -116,6 +116,8 @@ class SearchConfig:
     #: the earlier rounds at the table say how far each style predicts each seat).
     hit: float = HIT
     miss: float = MISS
+    #: Worlds at most in one decision (a longer budget needs a higher cap to buy more worlds).
+    max_worlds: int = MAX_WORLDS
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -123,6 +125,8 @@ class SearchConfig:
             raise ValueError(f"a prior over known styles with some weight is needed, not {dict(self.prior)}")
         if not 0.0 <= self.win_weight <= 1.0:
             raise ValueError(f"win_weight is a share between 0 and 1, not {self.win_weight}")
+        if self.max_worlds < MIN_WORLDS:
+            raise ValueError(f"max_worlds must be at least {MIN_WORLDS}, not {self.max_worlds}")
 
     def objective(self, points: float) -> float:
         """What the search maximises, for a world that ends with ``points`` for the side.
@@ -402,7 +406,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
                 seen[i].append(score)
         world_weights.append(w)
         worlds += 1
-        if worlds >= MAX_WORLDS or (exact and worlds >= 40):
+        if worlds >= config.max_worlds or (exact and worlds >= 40):
             break
         if race and worlds >= next_race:
             next_race *= 2

@@ -19,6 +19,9 @@ export function setSound(on) {
 /** The audio context, made on first use (browsers allow sound after a gesture). */
 function audio() {
   if (!context) {
+    // Before the player's first tap or key (a resumed game whose computers play on), the browser
+    // would refuse the context and warn in the console: stay silent until then.
+    if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return null;
     const Context = window.AudioContext || window.webkitAudioContext;
     if (!Context) return null;
     context = new Context();
