@@ -104,13 +104,12 @@ def test_no_sound_is_tried_before_the_players_first_gesture(make_table):
     page = table.page
     warnings: list[str] = []
     page.on("console", lambda m: warnings.append(m.text) if "AudioContext" in m.text else None)
-    page.add_init_script("""document.addEventListener('DOMContentLoaded', async () => {
-      const src = document.querySelector('script[type=module]').src;
-      const sound = await import(new URL('sound.js', src));
+    page.add_init_script(f"""document.addEventListener('DOMContentLoaded', async () => {{
+      const sound = await {module('sound.js')};
       const active = navigator.userActivation.hasBeenActive;
       sound.playSound('bomb');
-      window.soundProbe = {active, asked: document.body.dataset.sound};
-    });""")
+      window.soundProbe = {{active, asked: document.body.dataset.sound}};
+    }});""")
     table.open()
     page.wait_for_function("() => window.soundProbe")
     assert page.evaluate("() => window.soundProbe") == {"active": False, "asked": "bomb"}
