@@ -12,7 +12,7 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 - ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``,
   ``super-hard-norace``, ``super-hard-lean``, ``super-hard-notable``, ``super-hard-wp*``,
   ``super-hard-wide``, ``super-hard-recent10``, ``super-hard-recentall``, ``super-hard-exact15``,
-  ``super-hard-sharp``, ``super-hard-deep``: the
+  ``super-hard-sharp``, ``super-hard-deep``, ``super-hard-told``: the
   super-hard search with one part of it on or off, to find what it is worth (same budget and seeds; ``dizhu.bots.search.SearchConfig``): ``full`` reads every other seat
   against the style mixture ``styles.PRIOR`` and weighs the worlds by it; ``nomix`` reads every
   seat as intermediate only (worlds weighed, no style mixture); ``noread`` weighs every world
@@ -30,7 +30,10 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   exactly from 15 cards left in all hands together instead of 9 (``SearchConfig.exact_cards``);
   ``sharp`` reads with likelihoods 0.9 and 0.1 instead of 0.8 and 0.25 (``SearchConfig.hit``,
   ``miss``: a world one style fails to explain weighs less); ``deep`` stops at 4,000 worlds instead of
-  1,000 (``SearchConfig.max_worlds``), for runs with a longer ``--budget``;
+  1,000 (``SearchConfig.max_worlds``), for runs with a longer ``--budget``; ``told`` is
+  *told* that every other seat plays exactly as intermediate (prior intermediate alone, likelihoods
+  0.999 and 0.001): against intermediate, the most any reading of the hidden cards from the
+  other seats' play can give, since it is the true model; never a player for the site;
 - ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
   it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
 - ``style-greedy``, ``style-cautious``, ``style-bombs``: one style of the bots' own opponent
@@ -79,6 +82,7 @@ ABLATIONS = {
     "super-hard-exact15": {"exact_cards": 15},
     "super-hard-sharp": {"hit": 0.9, "miss": 0.1},
     "super-hard-deep": {"max_worlds": 4000},
+    "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).
 STYLE_PLAYERS = ("style-greedy", "style-cautious", "style-bombs")

@@ -208,3 +208,20 @@ class Table:
             self.page.click("#confirm-yes")
 
 
+# What a player taps: buttons, selects, inputs (a check box or radio by its whole label), links, and
+# the summaries that open a disclosure.
+SMALL_TARGETS = """(minimum) => {
+  const modal = [...document.querySelectorAll('dialog[open]')].pop();
+  return [...document.querySelectorAll('button, select, input, a[href], summary')]
+    .filter((el) => el.getClientRects().length && (!modal || modal.contains(el)) && !el.closest('[hidden]'))
+    .map((el) => (el.matches('input[type=checkbox], input[type=radio]') && el.closest('label')) || el)
+    .map((el) => { const r = el.getBoundingClientRect();
+      return {what: el.id || el.dataset.ctl || el.className || el.tagName, w: Math.round(r.width), h: Math.round(r.height)}; })
+    .filter((b) => b.w < minimum || b.h < minimum);
+}"""
+
+
+def assert_big_enough(table, state: str) -> None:
+    minimum = 44 if table.page.viewport_size["width"] < 1000 else 24  # WCAG 2.5.5 on touch screens
+    small = table.page.evaluate(SMALL_TARGETS, minimum)
+    assert not small, (state, minimum, small)

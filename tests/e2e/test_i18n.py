@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, assert_big_enough, translations
 
 LANGUAGES = ["ja", "zh-Hans", "zh-Hant", "en"]
 
@@ -41,6 +41,7 @@ def test_switching_each_language_changes_the_texts(make_table):
         assert table.text("[data-ctl=play]") == words["ctl.play"]
         assert table.text("[data-ctl=hint]") == words["ctl.hint"]
         assert table.text("[data-ctl=sort]") == words["ctl.sort"]
+        assert_big_enough(table, f"table {language}")  # "过", one character, was a 35 px wide Pass
         assert words["role.landlord"] in table.text("#board") + table.text("#me-info")
         assert table.page.get_attribute("#hand", "aria-label") == words["hand.label"].replace("{n}", str(len(table.hand_ids())))
         # A hint's reason arrives as a key and is shown in this language.
@@ -54,6 +55,12 @@ def test_switching_each_language_changes_the_texts(make_table):
         assert table.text("#rules-title") == words["rules.title"]
         assert page.locator("#rules-body table.kinds tbody tr").count() == 14
         assert words["kind.plane_pair"] in table.text("#rules-body")
+        # On a phone the table of kinds fits: no sideways scrolling, every example whole.
+        assert page.evaluate("""() => {
+          const body = document.querySelector('#rules-body'), edge = body.getBoundingClientRect().right;
+          return body.scrollWidth <= body.clientWidth
+            && [...body.querySelectorAll('table.kinds .card')].every((c) => c.getBoundingClientRect().right <= edge);
+        }"""), language
         if language == "ja":
             table.shot("phone-portrait-ja-rules")
         page.keyboard.press("Escape")

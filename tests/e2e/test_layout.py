@@ -6,7 +6,7 @@ import pytest
 
 from dizhu.puzzles import load
 
-from .e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT, deal_where_i_bid_first, module
+from .e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT, assert_big_enough, deal_where_i_bid_first, module
 
 
 def become_landlord(table) -> None:
@@ -226,18 +226,6 @@ BOXES = """(selectors) => {
   return out;
 }"""
 
-# What a player taps: buttons, selects, inputs (a check box or radio by its whole label).
-SMALL_TARGETS = """(minimum) => {
-  const modal = [...document.querySelectorAll('dialog[open]')].pop();
-  return [...document.querySelectorAll('button, select, input, a[href]')]
-    .filter((el) => el.getClientRects().length && (!modal || modal.contains(el)) && !el.closest('[hidden]'))
-    .map((el) => (el.matches('input[type=checkbox], input[type=radio]') && el.closest('label')) || el)
-    .map((el) => { const r = el.getBoundingClientRect();
-      return {what: el.id || el.dataset.ctl || el.className || el.tagName, w: Math.round(r.width), h: Math.round(r.height)}; })
-    .filter((b) => b.w < minimum || b.h < minimum);
-}"""
-
-
 def overlaps(a: dict, b: dict) -> bool:
     return min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1 and \
         min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1
@@ -255,12 +243,6 @@ def assert_inside(table, selector: str) -> None:
     for b in table.page.evaluate(BOXES, {"it": selector})["it"]:
         assert b["left"] >= -0.5 and b["top"] >= -0.5 and b["right"] <= view["width"] + 0.5 \
             and b["bottom"] <= view["height"] + 0.5, (selector, b, view)
-
-
-def assert_big_enough(table, state: str) -> None:
-    minimum = 44 if table.page.viewport_size["width"] < 1000 else 24  # WCAG 2.5.5 on touch screens
-    small = table.page.evaluate(SMALL_TARGETS, minimum)
-    assert not small, (state, minimum, small)
 
 
 TABLE_PARTS = {
@@ -518,3 +500,32 @@ def test_landscape_start_screen_shows_the_choices_and_new_game_unscrolled(make_t
     table.wait("body[data-screen=start] #continue-btn:not([hidden])")
     assert_inside(table, f"#continue-btn, {START_CHOICES}")
     table.shot(f"start-landscape-{viewport['width']}-continue")
+
+
+def test_a_hint_does_not_move_the_table_on_a_tall_phone(make_table):
+    # The status line grew for a two-line hint and pushed the plays up, and back down when it went.
+    table = make_table(PHONE_PORTRAIT_TALL).open()
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    page = table.page
+    parts = "#zone-0, #zone-1, #zone-2, #status"
+
+    def boxes() -> list[tuple]:
+        return [(b["what"], *(round(b[k]) for k in ("left", "top", "right", "bottom")))
+                for b in page.evaluate(BOXES, {"it": parts})["it"]]
+
+    def fits() -> bool:  # the hint within the room kept for it (its reason's length varies with the deal)
+        return page.evaluate("""() => { const s = document.querySelector('#status');
+          return s.firstElementChild.getBoundingClientRect().height <= parseFloat(getComputedStyle(s).minHeight); }""")
+
+    before = boxes()
+    page.click("[data-ctl=hint]")
+    table.wait("#status.hint")
+    assert fits()  # up to three lines: the first hint's reason on a 390 px phone
+    assert boxes() == before
+    page.click("[data-ctl=hint]")
+    table.wait("#status.hint")
+    if fits():
+        assert boxes() == before
+    page.keyboard.press("Escape")
+    assert boxes() == before

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT, module, translations
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, assert_big_enough, module, translations
 
 PHONE_LANDSCAPE_WIDE = {"width": 844, "height": 390}
 
@@ -74,6 +74,15 @@ def test_the_review_in_japanese_on_a_phone(make_table):
     for mark in table.page.locator("#review .review-mark").all():  # big enough for a finger
         box = mark.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, box
+    # A decision picked on the timeline brings its explanation into sight, above the step buttons
+    # (it was under the replay's seats, off the screen).
+    table.page.click("#review .review-mark[data-decision='1']")
+    table.wait("#review .review-mark.current[data-decision='1']")
+    assert table.page.evaluate(IN_VIEW, ["#review .review-grade"]) == []
+    grade, nav = (table.page.locator(s).bounding_box() for s in ("#review .review-grade", ".replay-nav"))
+    assert grade["y"] + grade["height"] <= nav["y"] + 0.5, (grade, nav)
+    table.shot("phone-ja-review-picked")
+    assert_big_enough(table, "review")
     for language in ["zh-Hans", "zh-Hant", "en"]:
         table.page.evaluate(f"async (code) => (await {module('i18n.js')}).setLanguage(code)", language)
         table.wait(f"html[lang={language}]")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, assert_big_enough, translations
 
 
 def settlement_points(table) -> tuple[list[int], list[int]]:
@@ -63,6 +63,10 @@ def test_duel_round(make_table):
     pts, totals = settlement_points(table)
     assert len(pts) == 2 and pts[0] == -pts[1] and pts == totals
     assert re.search(r"Robs: \d", table.text("#settle-body .breakdown"))
+    assert_big_enough(table, "settlement")
+    # Behind the results the hands lie face up: the counter, which would still call them unseen, is gone.
+    table.page.click("[data-ctl=view-table]")
+    assert not table.page.is_visible("#counter") and not table.page.is_visible("#counter-btn")
 
 
 def test_replay_steps_through_the_round_and_replays_the_deal(make_table):

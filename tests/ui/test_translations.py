@@ -156,6 +156,27 @@ def test_kinds_are_named_as_players_say_them(dicts):
     assert not [key for key, text in dicts["ja"].items() if "スリーカード" in text]
 
 
+def test_one_word_for_one_thing_across_the_screens(dicts):
+    # The puzzles said 提示 / 不出 (不要) where the table says 建议 / 过 (過), the settlement 配牌
+    # (a mahjong word) where the start screen says 配札, 牌局代码 where the rest says 牌局码.
+    for language, words in dicts.items():
+        assert words["puzzle.pass"] == words["act.pass"], language
+        assert words["puzzle.hint"] == words["ctl.hint"], language
+    assert not [key for key, text in dicts["ja"].items() if "配牌" in text]
+    for language in ("zh-Hans", "zh-Hant"):
+        assert not [key for key, text in dicts[language].items() if "代码" in text or "代碼" in text], language
+
+
+# ASCII punctuation touching a CJK character (or a full-width form): "理由:", "步:{grade}", "(平均".
+HALF_WIDTH_IN_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef][,;:!?()]|[,;:!?()][\u3000-\u9fff\uff00-\uffef]")
+
+
+def test_japanese_and_chinese_use_their_own_punctuation(dicts):
+    for language in ("ja", "zh-Hans", "zh-Hant"):
+        bad = {key: text for key, text in dicts[language].items() if HALF_WIDTH_IN_CJK.search(text)}
+        assert not bad, (language, bad)
+
+
 SEEDS = Path(os.environ.get("DIZHU_SEEDS", "/work/shared/seeds"))
 NAMES = {"FighttheLandlord"}  # the game's name is shared by design
 

@@ -74,6 +74,12 @@ export function seatName(seat, table = PLAIN_TABLE) {
   return table.players === 2 ? t('seat.duel') : t(`seat.${rel}`);
 }
 
+/** The letter on a computer's avatar: its own word, since a name's first character may be a
+ * familiar prefix that every name shares (小美, 阿俊). */
+export function seatInitial(seat, table = PLAIN_TABLE) {
+  return table.players === 2 ? t('seat.duel.initial') : t(`seat.${relativeSeat(seat, table)}.initial`);
+}
+
 /**
  * `key` with the seat `name`d in it, or its `key_you` form when that seat is
  * the player's (the verb agrees: "You lead", not "You leads").
@@ -163,19 +169,23 @@ export function winnerSentence(winner, table = PLAIN_TABLE) {
   return t(table.players === 2 ? 'settle.farmer_wins' : 'settle.farmers_win');
 }
 
+/** A seat's name before what it did ("Mei: ", "美：", each language its own colon). */
+export function saidBy(seat, table = PLAIN_TABLE) {
+  return t('said.who', { name: seatName(seat, table) });
+}
+
 /**
  * One sentence for a round event (replay captions, screen-reader news).
  * `called` tells whether a duel "pass" declined a call or a rob.
  */
 export function describeEvent(ev, { called = false, table = PLAIN_TABLE } = {}) {
-  const who = (seat) => seatName(seat, table);
   switch (ev.type) {
     case 'deal': return seatSentence('replay.deal', ev.first, table);
-    case 'bid': return `${who(ev.seat)}: ${actionLabel(ev.action, { phase: 'bidding', called, table })}`;
+    case 'bid': return `${saidBy(ev.seat, table)}${actionLabel(ev.action, { phase: 'bidding', called, table })}`;
     case 'redeal': return t('status.redeal');
     case 'landlord': return seatSentence('replay.landlord', ev.seat, table, { cards: notationText(ev.bottom) });
-    case 'play': return `${who(ev.seat)}: ${kindName(ev.kind)} ${playText(ev.play)}`;
-    case 'pass': return `${who(ev.seat)}: ${t('act.pass')}`;
+    case 'play': return `${saidBy(ev.seat, table)}${kindName(ev.kind)} ${playText(ev.play)}`;
+    case 'pass': return `${saidBy(ev.seat, table)}${t('act.pass')}`;
     case 'trick': return seatSentence('replay.trick', ev.leader, table);
     case 'settle': return winnerSentence(ev.winner, table);
     default: return '';

@@ -187,10 +187,13 @@ export class Game {
     });
     const counter = $('counter');
     const always = counterAlwaysShown(this.view.rules);
-    const showCounter = always || setting('classicCounter');
+    // Once the round is over the hands lie face up: a counter that still calls them unseen
+    // would contradict the table.
+    const over = ds.phase === 'over';
+    const showCounter = !over && (always || setting('classicCounter'));
     counter.hidden = !showCounter;
-    $('counter-btn').hidden = always;
-    $('counter-btn').setAttribute('aria-pressed', showCounter ? 'true' : 'false');
+    $('counter-btn').hidden = always || over;
+    $('counter-btn').setAttribute('aria-pressed', setting('classicCounter') ? 'true' : 'false');
     if (showCounter) renderCounter(counter, this.view.rules, hand, ds.playedIds);
     const legal = this.legal();
     const onlyPass = legal.length === 1 && legal[0] === 'pass';

@@ -195,7 +195,7 @@ function actionChips(action) {
 
 function lineList(steps, className) {
   return h('ol', { class: className }, steps.map(([seat, action]) => h('li', {},
-    h('span', { class: 'pz-who', text: `${seatLabel(seat)}: ` }), actionChips(action))));
+    h('span', { class: 'pz-who', text: t('said.who', { name: seatLabel(seat) }) }), actionChips(action))));
 }
 
 function goalText() {
@@ -223,7 +223,7 @@ function renderBoard() {
     h('div', { class: 'pz-cards' }, idsForNotation(state.hands[seat]).map((id) => cardFace(id, 'pz-small')))));
   const last = state.trick.last;
   const trick = h('div', { class: 'pz-trick', id: 'pz-trick' },
-    last ? [h('span', { class: 'pz-who', text: `${seatLabel(last[0])}: ` }), playChips(last[1])]
+    last ? [h('span', { class: 'pz-who', text: t('said.who', { name: seatLabel(last[0]) }) }), playChips(last[1])]
       : h('span', { text: state.status === 'playing' ? t('puzzle.you_lead') : '' }));
   const playing = state.status === 'playing';
   const hand = h('div', { class: 'pz-hand', id: 'pz-hand', role: 'group', aria: { label: t('puzzle.your_hand') } },

@@ -91,12 +91,20 @@ export class ReviewPanel {
 
   goTo(index) {
     const d = this.review.decisions[index];
-    if (d) this.replay.go(d.event - this.offset);
+    if (d) this.goToStep(d.event - this.offset);
   }
 
   jump(direction) {
     const target = this.jumpTarget(direction);
-    if (target !== undefined) this.replay.go(target);
+    if (target !== undefined) this.goToStep(target);
+  }
+
+  /** Go to a decision the player picked, and bring its explanation into sight (on a phone it is
+   * under the replay's seats, out of the screen). */
+  goToStep(step) {
+    this.replay.go(step);
+    const detail = this.panel && this.panel.querySelector('.review-detail');
+    if (detail) detail.scrollIntoView({ block: 'nearest' });
   }
 
   render() {
@@ -135,7 +143,7 @@ export class ReviewPanel {
     replace(this.panel, title,
       h('p', { class: 'review-counts' }, GRADES.map((g) => h('span', { class: `review-chip grade-${g}`, text: `${t(`review.grade.${g}`)} ${counts[g]}` }))),
       h('div', { class: 'review-line' },
-        h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-prev' }, aria: { label: t('review.prev') }, text: '‹', disabled: this.jumpTarget(-1) === undefined, on: { click: () => this.jump(-1) } }),
+        h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-prev' }, aria: { label: t('review.prev') }, disabled: this.jumpTarget(-1) === undefined, on: { click: () => this.jump(-1) } }, chevron('M15.4 4.6 16.8 6l-6 6 6 6-1.4 1.4L8 12z')),
         h('ol', { class: 'review-timeline', aria: { label: t('review.timeline') } },
           decisions.map((d, i) => h('li', {},
             h('button', {
@@ -146,7 +154,7 @@ export class ReviewPanel {
               text: String(i + 1),
               on: { click: () => this.goTo(i) },
             })))),
-        h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-next' }, aria: { label: t('review.next') }, text: '›', disabled: this.jumpTarget(1) === undefined, on: { click: () => this.jump(1) } })),
+        h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-next' }, aria: { label: t('review.next') }, disabled: this.jumpTarget(1) === undefined, on: { click: () => this.jump(1) } }, chevron('M8.6 4.6 7.2 6l6 6-6 6 1.4 1.4L16 12z'))),
       at >= 0 ? this.detail(decisions[at]) : h('p', { class: 'review-hint', text: t('review.pick') }));
   }
 
@@ -184,6 +192,15 @@ export class ReviewPanel {
     for (const ev of this.events.slice(this.offset, d.event)) if (ev.type === 'bid' && ev.action === 'call') called = true;
     return called;
   }
+}
+
+/** The review's step from one decision to the next, drawn like the replay's buttons (not a glyph). */
+function chevron(d) {
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.innerHTML = `<path d="${d}"/>`;
+  return svg;
 }
 
 function signed(x) {

@@ -4,7 +4,7 @@
 
 import { h, replace } from './dom.js';
 import { foldEvents, lastDealIndex } from './tablestate.js';
-import { seatName, playChips, actionLabel } from './format.js';
+import { seatName, saidBy, playChips, actionLabel } from './format.js';
 import { t } from './i18n.js';
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
@@ -61,9 +61,9 @@ export function renderRoundLog(body, { table, events, ledger }) {
   replace(body,
     h('h3', { text: t('log.tricks') }),
     tricks.length
-      ? h('ol', { class: 'trick-list' }, tricks.map((trick, i) => h('li', { class: trick.bidding ? 'bidding' : '' },
+      ? h('ul', { class: 'trick-list' }, tricks.map((trick, i) => h('li', { class: trick.bidding ? 'bidding' : '' },
         h('b', { class: 'trick-name', text: trick.bidding ? t('log.bidding') : t('log.trick', { n: tricks[0].bidding ? i : i + 1 }) }),
-        h('ul', {}, trick.moves.map((move) => h('li', {}, `${seatName(move.seat, table)}: `, ...move.parts))))))
+        h('ul', {}, trick.moves.map((move) => h('li', {}, saidBy(move.seat, table), ...move.parts))))))
       : h('p', { text: t('log.no_tricks') }),
     h('h3', { text: t('log.ledger') }),
     ledger === null ? h('p', { text: t('log.loading') })

@@ -7,7 +7,7 @@ import { $, h, replace } from './dom.js';
 import { cardFace, cardBack, cardRow } from './cardview.js';
 import { currentMultiplier } from './tablestate.js';
 import { notationOf, playOrder } from './cards.js';
-import { actionLabel, kindName, levelName, seatName, notationText, playText, relativeSeat } from './format.js';
+import { actionLabel, kindName, levelName, saidBy, seatInitial, seatName, notationText, playText, relativeSeat } from './format.js';
 import { t, language } from './i18n.js';
 
 function roleBadge(ds, seat) {
@@ -58,7 +58,7 @@ function seatPanel(ds, view, seat, thinking) {
   if (!changed(panel, seat, level, ds.landlord, ds.rules.handicap ? ds.robs : 0, left, score, warn)) return;
   const name = seatName(seat, ds);
   replace(panel,
-    h('div', { class: 'avatar', 'aria-hidden': 'true', text: name.slice(0, 1) }),
+    h('div', { class: 'avatar', 'aria-hidden': 'true', text: seatInitial(seat, ds) }),
     h('div', { class: 'who' },
       h('b', { class: 'name', text: name }),
       h('span', { class: 'level', text: levelName(level) })),
@@ -93,7 +93,7 @@ function zone(ds, seat) {
   // Once the round is over, every hand is shown face up beside its seat.
   const left = ds.phase === 'over' && seat !== ds.me && ds.result && ds.result.hand_ids ? ds.result.hand_ids[seat] : null;
   const reveal = left && left.length
-    ? h('div', { class: 'reveal', role: 'group', aria: { label: `${seatName(seat, ds)}: ${notationText(notationOf(left))}` } },
+    ? h('div', { class: 'reveal', role: 'group', aria: { label: `${saidBy(seat, ds)}${notationText(notationOf(left))}` } },
       cardRow([...left].sort((a, b) => a - b), 'reveal-row'))
     : null;
   // A group only while it holds something: an empty, unnamed group is noise to a screen reader.
@@ -105,13 +105,13 @@ function zone(ds, seat) {
   }
   el.setAttribute('role', 'group');
   if (act.type === 'play') {
-    const label = `${seatName(seat, ds)}: ${kindName(act.kind)} ${playText(act.play)}`;
+    const label = `${saidBy(seat, ds)}${kindName(act.kind)} ${playText(act.play)}`;
     replace(el, cardRow(playOrder(act.cards), 'play-row'), h('span', { class: 'kind', text: kindName(act.kind) }), reveal);
     el.setAttribute('aria-label', label);
   } else {
     const text = act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called, table: ds });
     replace(el, h('span', { class: `bubble ${act.type === 'pass' || act.action === 'pass' ? 'pass' : 'bid'}${act.again ? ' again' : ''}`, text }), reveal);
-    el.setAttribute('aria-label', `${seatName(seat, ds)}: ${text}`);
+    el.setAttribute('aria-label', `${saidBy(seat, ds)}${text}`);
   }
 }
 
@@ -189,7 +189,7 @@ function news(ds) {
   }
   if (!changed(el, n)) return;
   const d = n.winning;
-  const decided = d ? `${seatName(d.seat, ds)}: ${actionLabel(d.action, { phase: 'bidding', called: d.called, table: ds })}` : null;
+  const decided = d ? `${saidBy(d.seat, ds)}${actionLabel(d.action, { phase: 'bidding', called: d.called, table: ds })}` : null;
   replace(el,
     decided ? h('p', { class: 'news-bid', text: decided }) : null,
     h('p', { class: 'news-who' }, h('b', { text: relativeSeat(n.seat, ds) === 0 ? t('news.landlord_you') : t('news.landlord', { name: seatName(n.seat, ds) }) })),
