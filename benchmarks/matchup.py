@@ -32,7 +32,7 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   ``miss``: a world one style fails to explain weighs less); ``deep`` stops at 4,000 worlds instead of
   1,000 (``SearchConfig.max_worlds``), for runs with a longer ``--budget``; ``told`` is
   *told* that every other seat plays exactly as intermediate (prior intermediate alone, likelihoods
-  0.999 and 0.001): against intermediate, the most any reading of the hidden cards from the
+  0.999 and 0.001, the earlier rounds of a ``--series`` not read): against intermediate, the most any reading of the hidden cards from the
   other seats' play can give, since it is the true model; never a player for the site;
 - ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
   it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
@@ -82,7 +82,7 @@ ABLATIONS = {
     "super-hard-exact15": {"exact_cards": 15},
     "super-hard-sharp": {"hit": 0.9, "miss": 0.1},
     "super-hard-deep": {"max_worlds": 4000},
-    "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001},
+    "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).
 STYLE_PLAYERS = ("style-greedy", "style-cautious", "style-bombs")

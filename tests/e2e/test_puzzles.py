@@ -68,6 +68,8 @@ def test_a_puzzle_solved_by_following_the_hints(make_table, size):
             table.wait("body[data-screen=puzzles][data-puzzle$=':1']")
     assert table.page.get_attribute("body", "data-puzzle").startswith(f"{puzzle.id}:solved:")
     assert table.page.is_visible("#pz-result.win") and table.page.is_visible("#pz-next")
+    history = table.page.locator(".pz-history summary").bounding_box()  # the moves so far: a finger opens them
+    assert history["height"] >= (44 if size == "phone" else 24), history
     table.page.click("#pz-solution")
     table.wait("#pz-explain li")
     table.shot(f"puzzle-solved-{size}")

@@ -167,14 +167,22 @@ def test_one_word_for_one_thing_across_the_screens(dicts):
         assert not [key for key, text in dicts[language].items() if "代码" in text or "代碼" in text], language
 
 
-# ASCII punctuation touching a CJK character (or a full-width form): "理由:", "步:{grade}", "(平均".
-HALF_WIDTH_IN_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef][,;:!?()]|[,;:!?()][\u3000-\u9fff\uff00-\uffef]")
+CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana and ideographs
+HALF_WIDTH = re.compile(r"[,;:!?()]")
 
 
 def test_japanese_and_chinese_use_their_own_punctuation(dicts):
+    # "理由:", "判断 {i}:{grade}", "(平均": a sentence in Japanese or Chinese takes full-width marks.
     for language in ("ja", "zh-Hans", "zh-Hant"):
-        bad = {key: text for key, text in dicts[language].items() if HALF_WIDTH_IN_CJK.search(text)}
+        bad = {key: text for key, text in dicts[language].items() if CJK.search(text) and HALF_WIDTH.search(text)}
         assert not bad, (language, bad)
+
+
+def test_each_avatar_letter_comes_from_its_name(dicts):
+    for language, words in dicts.items():
+        for seat in ("1", "2", "duel"):
+            initial = words[f"seat.{seat}.initial"]
+            assert len(initial) == 1 and initial in words[f"seat.{seat}"], (language, seat)
 
 
 SEEDS = Path(os.environ.get("DIZHU_SEEDS", "/work/shared/seeds"))

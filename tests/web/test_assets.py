@@ -120,7 +120,7 @@ def test_scripts_go_without_the_headers_only_a_page_heeds(site):
 
 def test_the_page_s_style_sheets_come_as_one_and_the_first_script_s_imports_first(site):
     client, static = site
-    (static / "css" / "b.css").write_text(".b { color: blue; }\n")
+    (static / "css" / "b.css").write_text("/* why blue */\n.b { color: blue; }\n.b::after { content: '/* kept */'; }\n")
     (static / "js" / "first.js").write_text("import { z } from './zed.js';\n")
     (static / "js" / "zed.js").write_text("export const z = 0;")
     (static / "index.html").write_text(
@@ -134,6 +134,8 @@ def test_the_page_s_style_sheets_come_as_one_and_the_first_script_s_imports_firs
     bundle = client.get(f"/v/{version}/css/bundle.css")
     assert bundle.headers["cache-control"] == IMMUTABLE and bundle.headers["content-type"].startswith("text/css")
     assert bundle.text.index("color: red") < bundle.text.index("color: blue")
+    # Without the sheets' comments (a string that looks like one stays), each sheet's name kept.
+    assert "why blue" not in bundle.text and "'/* kept */'" in bundle.text and "/* css/b.css */" in bundle.text
     # The sheets themselves are still there (an old page, a direct link).
     assert client.get(f"/v/{version}/css/b.css").status_code == 200
     # The first script's import is asked for before the second script's.

@@ -74,8 +74,8 @@ export function seatName(seat, table = PLAIN_TABLE) {
   return table.players === 2 ? t('seat.duel') : t(`seat.${rel}`);
 }
 
-/** The letter on a computer's avatar: its own word, since a name's first character may be a
- * familiar prefix that every name shares (小美, 阿俊). */
+/** The letter on a computer's avatar (the others' seats only: the player has none): its own
+ * word, since a name's first character may be a familiar prefix that every name shares (小美, 阿俊). */
 export function seatInitial(seat, table = PLAIN_TABLE) {
   return table.players === 2 ? t('seat.duel.initial') : t(`seat.${relativeSeat(seat, table)}.initial`);
 }

@@ -156,6 +156,13 @@ export class ReviewPanel {
             })))),
         h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-next' }, aria: { label: t('review.next') }, disabled: this.jumpTarget(1) === undefined, on: { click: () => this.jump(1) } }, chevron('M8.6 4.6 7.2 6l6 6-6 6 1.4 1.4L16 12z'))),
       at >= 0 ? this.detail(decisions[at]) : h('p', { class: 'review-hint', text: t('review.pick') }));
+    // Where the marks scroll sideways (a landscape phone), the current one is brought to the middle.
+    const timeline = this.panel.querySelector('.review-timeline');
+    const current = timeline.querySelector('.current');
+    if (current && timeline.scrollWidth > timeline.clientWidth) {
+      const [box, mark] = [timeline, current].map((el) => el.getBoundingClientRect());
+      timeline.scrollLeft += mark.left + mark.width / 2 - (box.left + box.width / 2);
+    }
   }
 
   /** The replay step of the next (1) or previous (-1) decision from here, if any. */
@@ -194,12 +201,16 @@ export class ReviewPanel {
   }
 }
 
-/** The review's step from one decision to the next, drawn like the replay's buttons (not a glyph). */
+/** The review's step from one decision to the next: drawn, as the replay's buttons are, not a font glyph. */
 function chevron(d) {
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('aria-hidden', 'true');
-  svg.innerHTML = `<path d="${d}"/>`;
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('d', d);
+  svg.append(path);
   return svg;
 }
 

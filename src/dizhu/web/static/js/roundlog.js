@@ -61,9 +61,9 @@ export function renderRoundLog(body, { table, events, ledger }) {
   replace(body,
     h('h3', { text: t('log.tricks') }),
     tricks.length
-      ? h('ul', { class: 'trick-list' }, tricks.map((trick, i) => h('li', { class: trick.bidding ? 'bidding' : '' },
+      ? h('ul', { class: 'trick-list', role: 'list' }, tricks.map((trick, i) => h('li', { class: trick.bidding ? 'bidding' : '' },
         h('b', { class: 'trick-name', text: trick.bidding ? t('log.bidding') : t('log.trick', { n: tricks[0].bidding ? i : i + 1 }) }),
-        h('ul', {}, trick.moves.map((move) => h('li', {}, saidBy(move.seat, table), ...move.parts))))))
+        h('ul', { role: 'list' }, trick.moves.map((move) => h('li', {}, saidBy(move.seat, table), ...move.parts))))))
       : h('p', { text: t('log.no_tricks') }),
     h('h3', { text: t('log.ledger') }),
     ledger === null ? h('p', { text: t('log.loading') })

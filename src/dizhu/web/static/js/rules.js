@@ -58,15 +58,17 @@ export const SHORTCUTS = [
 ];
 
 function kindsTable() {
-  return h('table', { class: 'kinds' },
-    h('thead', {}, h('tr', {},
-      h('th', { scope: 'col', text: t('rules.kinds.col_kind') }),
-      h('th', { scope: 'col', text: t('rules.kinds.col_shape') }),
-      h('th', { scope: 'col', text: t('rules.kinds.col_example') }))),
-    h('tbody', {}, KIND_EXAMPLES.map(([kind, example]) => h('tr', {},
-      h('th', { scope: 'row', text: kindName(kind) }),
-      h('td', { text: t(`rules.kind.${kind}`) }),
-      h('td', {}, cardRow(idsForNotation(example), 'rules-row'))))));
+  // Roles said outright: on a phone the rows stack (rules.css), and a table drawn as blocks
+  // loses them in some browsers.
+  return h('table', { class: 'kinds', role: 'table' },
+    h('thead', { role: 'rowgroup' }, h('tr', { role: 'row' },
+      h('th', { scope: 'col', role: 'columnheader', text: t('rules.kinds.col_kind') }),
+      h('th', { scope: 'col', role: 'columnheader', text: t('rules.kinds.col_shape') }),
+      h('th', { scope: 'col', role: 'columnheader', text: t('rules.kinds.col_example') }))),
+    h('tbody', { role: 'rowgroup' }, KIND_EXAMPLES.map(([kind, example]) => h('tr', { role: 'row' },
+      h('th', { scope: 'row', role: 'rowheader', text: kindName(kind) }),
+      h('td', { role: 'cell', text: t(`rules.kind.${kind}`) }),
+      h('td', { role: 'cell' }, cardRow(idsForNotation(example), 'rules-row'))))));
 }
 
 function shortcutsTable() {
