@@ -65,7 +65,7 @@ export class Controls {
     this.interval.value = String(state.interval);
     // The sort button says which order the hand is in now.
     const order = t(`sort.${state.sortMode || 'asc'}`);
-    this.sort.title = `${order} (S)`;
+    this.sort.title = t('ctl.sort_key', { order });
     this.sort.setAttribute('aria-label', order);
     this.auto.textContent = auto ? t('ctl.auto_stop') : t('ctl.auto');
     this.auto.title = t('ctl.auto_key');
