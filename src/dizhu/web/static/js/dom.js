@@ -45,6 +45,25 @@ export function svgUse(symbolId, className) {
   return svg;
 }
 
+/** An inline 24×24 <svg> drawing the path `d`: an image named `label`, or, without one, hidden
+ * from screen readers (it adorns a control that has its own name). */
+export function svgPath(d, { label = null, className = null } = {}) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  if (className) svg.setAttribute('class', className);
+  if (label) {
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', label);
+  } else {
+    svg.setAttribute('aria-hidden', 'true');
+    svg.setAttribute('focusable', 'false');
+  }
+  const path = document.createElementNS(SVG_NS, 'path');
+  path.setAttribute('d', d);
+  svg.append(path);
+  return svg;
+}
+
 /** Replace all children of `parent`. */
 export function replace(parent, ...children) {
   parent.replaceChildren();

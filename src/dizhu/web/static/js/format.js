@@ -69,15 +69,20 @@ export function playText(text) {
 
 /** A seat's name: "You" for the human, the one opponent's name at a two-seat table. */
 export function seatName(seat, table = PLAIN_TABLE) {
-  const rel = relativeSeat(seat, table);
-  if (rel === 0) return t('seat.you');
-  return table.players === 2 ? t('seat.duel') : t(`seat.${rel}`);
+  return t(seatKey(seat, table));
 }
 
 /** The letter on a computer's avatar (the others' seats only: the player has none): its own
  * word, since a name's first character may be a familiar prefix that every name shares (小美, 阿俊). */
 export function seatInitial(seat, table = PLAIN_TABLE) {
-  return table.players === 2 ? t('seat.duel.initial') : t(`seat.${relativeSeat(seat, table)}.initial`);
+  return t(`${seatKey(seat, table)}.initial`);
+}
+
+/** The dictionary key of a seat's name: the player's, the duel opponent's, or a classic seat's. */
+function seatKey(seat, table) {
+  const rel = relativeSeat(seat, table);
+  if (rel === 0) return 'seat.you';
+  return table.players === 2 ? 'seat.duel' : `seat.${rel}`;
 }
 
 /**

@@ -5,7 +5,7 @@
 // which puzzles are solved: in localStorage, written after every accepted move,
 // so a reload lands back on the same position.
 
-import { $, h, replace, useStyle } from './dom.js';
+import { $, h, replace, svgPath, useStyle } from './dom.js';
 import { t, onLanguageChange, usePart } from './i18n.js';
 import { idsForNotation, notationOf, rankOf, ranksOfNotation } from './cards.js';
 import { cardFace } from './cardview.js';
@@ -137,16 +137,7 @@ function renderList() {
 
 /** The solved mark: drawn, not a font's symbol (some systems show those as empty boxes). */
 function tick() {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('class', 'pz-tick');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', t('puzzle.solved_mark'));
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', 'M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z');
-  svg.append(path);
-  return svg;
+  return svgPath('M9 16.2 4.8 12l-1.4 1.4L9 19 21 7l-1.4-1.4z', { label: t('puzzle.solved_mark'), className: 'pz-tick' });
 }
 
 async function start(id, moves = []) {

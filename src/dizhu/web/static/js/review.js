@@ -4,7 +4,7 @@
 // every card face up. The server computes it; this module asks for it, shows
 // the progress, and follows the replay's steps.
 
-import { h, replace, useStyle } from './dom.js';
+import { h, replace, svgPath, useStyle } from './dom.js';
 import { lastDealIndex } from './tablestate.js';
 import { actionLabel, hintParts } from './format.js';
 import { language, t, usePart } from './i18n.js';
@@ -143,7 +143,7 @@ export class ReviewPanel {
     replace(this.panel, title,
       h('p', { class: 'review-counts' }, GRADES.map((g) => h('span', { class: `review-chip grade-${g}`, text: `${t(`review.grade.${g}`)} ${counts[g]}` }))),
       h('div', { class: 'review-line' },
-        h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-prev' }, aria: { label: t('review.prev') }, disabled: this.jumpTarget(-1) === undefined, on: { click: () => this.jump(-1) } }, chevron('M15.4 4.6 16.8 6l-6 6 6 6-1.4 1.4L8 12z')),
+        h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-prev' }, aria: { label: t('review.prev') }, disabled: this.jumpTarget(-1) === undefined, on: { click: () => this.jump(-1) } }, svgPath('M15.4 4.6 16.8 6l-6 6 6 6-1.4 1.4L8 12z')),
         h('ol', { class: 'review-timeline', aria: { label: t('review.timeline') } },
           decisions.map((d, i) => h('li', {},
             h('button', {
@@ -154,7 +154,7 @@ export class ReviewPanel {
               text: String(i + 1),
               on: { click: () => this.goTo(i) },
             })))),
-        h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-next' }, aria: { label: t('review.next') }, disabled: this.jumpTarget(1) === undefined, on: { click: () => this.jump(1) } }, chevron('M8.6 4.6 7.2 6l6 6-6 6 1.4 1.4L16 12z'))),
+        h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-next' }, aria: { label: t('review.next') }, disabled: this.jumpTarget(1) === undefined, on: { click: () => this.jump(1) } }, svgPath('M8.6 4.6 7.2 6l6 6-6 6 1.4 1.4L16 12z'))),
       at >= 0 ? this.detail(decisions[at]) : h('p', { class: 'review-hint', text: t('review.pick') }));
     // Where the marks scroll sideways (a landscape phone), the current one is brought to the middle.
     const timeline = this.panel.querySelector('.review-timeline');
@@ -199,19 +199,6 @@ export class ReviewPanel {
     for (const ev of this.events.slice(this.offset, d.event)) if (ev.type === 'bid' && ev.action === 'call') called = true;
     return called;
   }
-}
-
-/** The review's step from one decision to the next: drawn, as the replay's buttons are, not a font glyph. */
-function chevron(d) {
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', '0 0 24 24');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', d);
-  svg.append(path);
-  return svg;
 }
 
 function signed(x) {
