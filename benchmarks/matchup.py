@@ -82,6 +82,10 @@ ABLATIONS = {
     "super-hard-exact15": {"exact_cards": 15},
     "super-hard-sharp": {"hit": 0.9, "miss": 0.1},
     "super-hard-deep": {"max_worlds": 4000},
+    "super-hard-modelbid": {"bid_search": ()},
+    "super-hard-bidpoints": {"bid_search": ("classic", "duel"), "bid_win_weight": 0.0},
+    "super-hard-bidwin": {"bid_search": ("classic", "duel"), "bid_win_weight": 1.0},
+    "super-hard-bidwin50": {"bid_search": ("classic", "duel"), "bid_win_weight": 0.5},
     "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).

@@ -18,12 +18,18 @@ import math
 from pathlib import Path
 
 
+def _game(g: dict) -> tuple[int, bool]:
+    """Which game of the deal a record is: its seating (records before ``a_seat0`` was kept: the
+    landlord's side, the same thing without bidding)."""
+    return g["deal"], g.get("a_seat0", g["a_landlord"])
+
+
 def differences(first: list[dict], second: list[dict], field: str) -> list[float]:
     """Per deal, the mean over its games of ``first``'s ``field`` minus ``second``'s."""
-    other = {(g["deal"], g["a_landlord"]): g for g in second}
+    other = {_game(g): g for g in second}
     by_deal: dict[int, list[float]] = {}
     for g in first:
-        twin = other.get((g["deal"], g["a_landlord"]))
+        twin = other.get(_game(g))
         if twin is None:
             raise SystemExit(f"deal {g['deal']} is in one file and not in the other: not the same deals")
         by_deal.setdefault(g["deal"], []).append(float(g[field]) - float(twin[field]))

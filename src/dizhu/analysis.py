@@ -40,14 +40,16 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from .bots.bidding import decide_bid
+from .bots.bidsearch import auction_of, bid_out, estimate_bids
 from .bots.policy import Ctx, intermediate_move
-from .bots.search import (DEFAULT_BUDGET, EXACT_CARDS, MIN_WORLDS, STEPS_PER_SECOND, Estimate, Sim, _candidates,
-                          _own, _rollout, evaluate, play_out)
+from .bots.search import (DEFAULT_BUDGET, EXACT_CARDS, MIN_WORLDS, Estimate, Sim, _candidates, _own, evaluate,
+                          play_out)
 from .solve import Solver
 from .bots.view import View
-from .cards import NUM_RANKS, Card, format_counts, rank_counts
+from .cards import Card, rank_counts
 from .combos import Combo, classify
 from .game import Action, Round
+from .rules import share
 
 __all__ = ["Estimate", "evaluate", "Figure", "Reason", "DecisionReview", "Review", "Moment",
            "moments", "replayed", "review_moment", "review", "assemble", "grade", "GRADES", "GRADE_THRESHOLDS", "REVIEW_SEED"]
@@ -69,8 +71,6 @@ ROUND_DECISIONS = 6
 #: Candidates that get the whole budget: with fewer, each world costs fewer rollouts, so a
 #: share of the budget buys as many worlds per move as a full shortlist gets.
 FULL_SHORTLIST = 5
-#: What one simulated bidding decision costs, in simulated decisions (a hand is split).
-BID_COST = 25
 
 
 def grade(loss: float) -> str:
@@ -281,11 +281,6 @@ def _stake(observation: dict[str, Any]) -> int:
     return m["total"] >> (m["bombs"] + m["rockets"])
 
 
-def _share(seat: int, landlord: int, players: int) -> int:
-    """Farmer units a seat wins or loses: the landlord pays or takes every farmer's."""
-    return players - 1 if seat == landlord else 1
-
-
 def review_moment(moment: Moment, budget: float | None = None, seed: str = REVIEW_SEED) -> DecisionReview:
     """Judge one decision (see the module's docstring).
 
@@ -310,7 +305,7 @@ def _review_play(moment: Moment, rng: random.Random, budget: float) -> DecisionR
     if made_key not in keys:
         candidates.append(made)
         keys.append(made_key)
-    unit = _stake(obs) * _share(view.seat, view.landlord, view.players)
+    unit = _stake(obs) * share(view.seat, view.landlord, view.players)
     estimates = evaluate(view, rng, candidates, budget * min(1.0, len(candidates) / FULL_SHORTLIST))
     figures = [Figure(_action(m), e.points * unit, e.win_chance) for m, e in zip(candidates, estimates)]
     # the true world of that moment, for the face-up figures
@@ -347,18 +342,19 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float) -> DecisionRe
     policy = decide_bid(view, "intermediate", rng)
     # the deals' cap shrinks with a budget below the default (a long round's share of it)
     most = max(MIN_WORLDS, round(MAX_BID_WORLDS * min(1.0, budget / DEFAULT_BUDGET)))
-    figures, worlds = _evaluate_bids(obs, view, rng, bids, budget, most)
+    figures, worlds = _evaluate_bids(view, rng, bids, budget, most)
+    auction = auction_of(view)
+    played: dict = {}
     face = []
-    played = {}
     for bid in bids:
-        points, _ = _bid_out(obs, moment.hands, moment.bottom, moment.undealt, bid, played)
+        points, _ = bid_out(view, auction, moment.hands, moment.bottom, bid, played)
         face.append(Figure(bid, points, float(points > 0)))
     best = _best(figures, bids.index(policy.action))
     made = bids.index(moment.action)
     seen = worlds  # the deals behind the best figure
     if _second_look(figures, made, best):
         # fresh worlds for the two moves compared: the best of many noisy figures is flattered
-        again, seen = _evaluate_bids(obs, view, rng, [bids[made], bids[best]], _confirm(budget), most)
+        again, seen = _evaluate_bids(view, rng, [bids[made], bids[best]], _confirm(budget), most)
         figures[made], figures[best] = again
         if figures[made].points >= figures[best].points:
             best = made  # the second look found the move made as good
@@ -369,87 +365,12 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float) -> DecisionRe
     return _judged(moment, figures, face, made, best, reason, worlds)
 
 
-def _evaluate_bids(obs: dict[str, Any], view: View, rng: random.Random, bids: Sequence[str],
-                   budget: float, most: int) -> tuple[list[Figure], int]:
-    """Each bid's figure over sampled deals (the same deals for every bid, ``most`` at
-    most), and how many deals."""
-    steps_budget = budget * STEPS_PER_SECOND
-    totals = [0.0] * len(bids)
-    wins = [0] * len(bids)
-    worlds = steps = 0
-    while worlds < MIN_WORLDS or steps < steps_budget:
-        hands, bottom, undealt = _sample_deal(view, rng)
-        played: dict = {}  # bids that make the same landlord play the same round
-        for i, bid in enumerate(bids):
-            points, used = _bid_out(obs, hands, bottom, undealt, bid, played)
-            totals[i] += points
-            wins[i] += points > 0
-            steps += used
-        worlds += 1
-        if worlds >= most:
-            break
-    return [Figure(b, totals[i] / worlds, wins[i] / worlds) for i, b in enumerate(bids)], worlds
-
-
-def _sample_deal(view: View, rng: random.Random) -> tuple[list[tuple[int, ...]], tuple[int, ...], tuple[int, ...]]:
-    """Hands, bottom and undealt cards consistent with a bidding-phase view."""
-    pool: list[int] = []
-    for r in range(NUM_RANKS):
-        pool += [r] * view.unseen[r]
-    rng.shuffle(pool)
-    variant = view.variant
-    hands = []
-    for s in range(view.players):
-        if s == view.seat:
-            hands.append(tuple(view.hand))
-            continue
-        hands.append(_tally(pool[:variant.hand_size]))
-        pool = pool[variant.hand_size:]
-    return hands, _tally(pool[:variant.bottom_size]), _tally(pool[variant.bottom_size:])
-
-
-def _tally(ranks: list[int]) -> tuple[int, ...]:
-    """Rank counts of a list of ranks."""
-    counts = [0] * NUM_RANKS
-    for r in ranks:
-        counts[r] += 1
-    return tuple(counts)
-
-
-def _bid_out(obs: dict[str, Any], hands: Sequence[Sequence[int]], bottom: Sequence[int],
-             undealt: Sequence[int], bid: str, played: dict) -> tuple[float, int]:
-    """The seat's points when it makes ``bid`` in this deal: the auction goes on by
-    the intermediate bidding, then the round is played out by rollouts.  All
-    passing deals again, which scores nothing (0).
-
-    ``played`` keeps this deal's rollouts by (landlord, handicap): bids that
-    end in the same landlord and handicap play the same round, at their own stake.
-    """
-    seat = obs["seat"]
-    world = Round.from_deal(obs["variant"], [format_counts(h) for h in hands], format_counts(bottom),
-                            obs["first"], format_counts(undealt) if sum(undealt) else None,
-                            redeal_seed="review")
-    for who, text in obs["bids"]:
-        world.apply(who, text)
-    world.apply(seat, bid)
-    steps = 0
-    rng = random.Random(0)  # the intermediate bidding draws nothing; a fixed rng keeps it so
-    while world.phase == "bidding" and not any(e["type"] == "redeal" for e in world.events):
-        who = world.to_act
-        world.apply(who, decide_bid(View.of(world.observation(who)), "intermediate", rng).action)
-        steps += BID_COST
-    if world.landlord is None or world.phase != "playing":
-        return 0.0, steps
-    start = world.observation(world.landlord)
-    key = (world.landlord, world.handicap)
-    value = played.get(key)
-    if value is None:
-        start_view = View.of(start)
-        sim = Sim(start_view, [list(h.counts) for h in world.all_hands()])
-        value, used = _rollout(sim, seat, _all_intermediate(start_view), 0)
-        played[key] = value
-        steps += used
-    return value * _stake(start) * _share(seat, world.landlord, world.players), steps
+def _evaluate_bids(view: View, rng: random.Random, bids: Sequence[str], budget: float,
+                   most: int) -> tuple[list[Figure], int]:
+    """Each bid's figure over sampled deals (:func:`dizhu.bots.bidsearch.estimate_bids`: the
+    same deals for every bid, ``most`` at most), and how many deals."""
+    estimates = estimate_bids(view, rng, bids, budget, most=most)
+    return [Figure(e.action, e.points, e.win_chance) for e in estimates], estimates[0].deals
 
 
 # ---- shared by bids and plays

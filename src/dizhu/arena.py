@@ -104,6 +104,7 @@ def _play_twice(a: str, b: str, variant: str, seed: Any, index: int, bidding: bo
         record: dict[str, Any] = {
             "deal": index,
             "a_landlord": res.landlord in a_seats,
+            "a_seat0": 0 in a_seats,  # which of the deal's two seatings (with bidding, not the same as a_landlord)
             "a_won": a_points > 0,
             "a_points": a_points,
             "multiplier": res.multiplier,
@@ -262,7 +263,7 @@ def run_arena(
                 records += recs
                 if progress:
                     progress(done * series, deals)
-    records.sort(key=lambda g: (g["deal"], not g["a_landlord"]))
+    records.sort(key=lambda g: (g["deal"], not g["a_seat0"]))
     return ArenaResult(a, b, variant, deals, seed, bidding, records, time.perf_counter() - start, series)
 
 

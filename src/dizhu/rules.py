@@ -28,6 +28,7 @@ __all__ = [
     "has_won",
     "spring",
     "settle",
+    "share",
 ]
 
 
@@ -134,5 +135,15 @@ def settle(
         multiplier *= entry["factor"]
     farmer_points = multiplier if not landlord_won else -multiplier
     points = [farmer_points] * len(plays_made)
-    points[landlord] = -farmer_points * (len(plays_made) - 1)
+    points[landlord] = -farmer_points * share(landlord, landlord, len(plays_made))
     return breakdown, multiplier, points, kind
+
+
+def share(seat: int, landlord: int, players: int) -> int:
+    """How many times the multiplier ``seat`` wins or loses: a farmer once, the landlord once
+    for every farmer.
+
+    >>> share(0, 0, 3), share(1, 0, 3), share(0, 0, 2)
+    (2, 1, 1)
+    """
+    return players - 1 if seat == landlord else 1

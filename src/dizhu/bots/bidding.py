@@ -23,7 +23,7 @@ from .hands import plays_of
 from .policy import Decision
 from .view import View
 
-__all__ = ["decide_bid", "win_chance", "wants_rob", "features", "FEATURES"]
+__all__ = ["decide_bid", "bid_decision", "model_bid", "win_chance", "wants_rob", "features", "FEATURES"]
 
 TWO, BLACK, RED, ACE = Rank.TWO, Rank.BLACK_JOKER, Rank.RED_JOKER, Rank.ACE
 
@@ -72,29 +72,41 @@ CLASSIC_THRESHOLDS = (0.5, 0.58, 0.66)
 
 def decide_bid(view: View, level: str, rng: random.Random) -> Decision:
     """A bid for a bidding-phase view; the legal actions say which style is bidding."""
-    hand = view.hand
-    legal = view.legal
-    params = {"plays": plays_of(tuple(hand)), "controls": _controls(hand)}
     # normal judges hands less sharply: its estimate wobbles
     noise = rng.uniform(-0.08, 0.08) if level == "normal" else 0.0
-    style = view.variant.bidding.name
+    return bid_decision(view, model_bid(view.hand, view.legal, view.handicap, view.variant.bidding.name, noise))
+
+
+def bid_decision(view: View, action: str) -> Decision:
+    """``action`` as a decision, with the reason the table shows for it (the hand's plays and
+    control cards; for a rob or a pass on one, the handicap a rob would give)."""
+    hand = view.hand
+    params = {"plays": plays_of(tuple(hand)), "controls": _controls(hand)}
+    if "rob" in view.legal:
+        params["handicap"] = view.handicap + 1  # each rob is one card of handicap
+        return Decision(action, "rob_strong" if action == "rob" else "rob_weak", params)
+    return Decision(action, "bid_weak" if action == "pass" else "bid_strong", params)
+
+
+def model_bid(hand: list[int], legal: list[str], robs: int, style: str, noise: float = 0.0) -> str:
+    """The bidding model's action for ``hand`` among ``legal`` after ``robs`` robs: what
+    normal (with ``noise``) and intermediate bid, and what super-hard's bid search
+    (:mod:`.bidsearch`) expects every later bid to be.
+
+    >>> strong = [0, 0, 1, 1, 1, 2, 1, 1, 1, 1, 1, 2, 3, 1, 1]
+    >>> model_bid(strong, ["pass", "bid 1", "bid 2", "bid 3"], 0, "points")
+    'bid 3'
+    >>> model_bid(strong, ["pass", "bid 3"], 0, "points"), model_bid(strong, ["pass", "call"], 0, "rob")
+    ('bid 3', 'call')
+    """
     if any(a.startswith("bid ") for a in legal):  # points: pass or a higher bid
         p = win_chance(hand, style) + noise
         want = sum(1 for t in CLASSIC_THRESHOLDS if p >= t)
         options = [a for a in legal if a.startswith("bid ") and int(a[4:]) <= want]
-        if options:
-            return Decision(options[-1], "bid_strong", params)
-        return Decision("pass", "bid_weak", params)
-    robs = view.handicap  # each rob is one card of handicap
+        return options[-1] if options else "pass"
     if "call" in legal:
-        p = win_chance(hand, style, 0) + noise
-        if p >= 0.5:
-            return Decision("call", "bid_strong", params)
-        return Decision("pass", "bid_weak", params)
-    handicap = {"handicap": robs + 1}
-    if wants_rob(hand, robs, noise):
-        return Decision("rob", "rob_strong", {**params, **handicap})
-    return Decision("pass", "rob_weak", {**params, **handicap})
+        return "call" if win_chance(hand, style, 0) + noise >= 0.5 else "pass"
+    return "rob" if wants_rob(hand, robs, noise) else "pass"
 
 
 def wants_rob(hand: list[int], robs: int, noise: float = 0.0) -> bool:

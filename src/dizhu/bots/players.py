@@ -8,8 +8,9 @@ import time
 from typing import Any
 
 from ..variants import Variant, get_variant
-from .advice import cards_for, suggestions
+from .advice import HINT_BUDGET, cards_for, suggestions
 from .bidding import decide_bid
+from .bidsearch import search_bid
 from .policy import Ctx, Decision, intermediate_move, normal_move
 from .search import SUPER_HARD, SearchConfig, search_move
 from .view import View
@@ -65,9 +66,11 @@ class BotPlayer:
         """The decision with its reason (a message key and parameters)."""
         view = self.view_to_decide(observation)
         rng = random.Random(_observation_seed(observation, self.seed))
-        if view.phase == "bidding":
-            return decide_bid(view, self.level, rng)
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        if view.phase == "bidding":
+            if self.level == "super-hard" and view.variant.name in self.config.bid_search:
+                return search_bid(view, rng, self.budget, deadline, self.config)
+            return decide_bid(view, self.level, rng)
         return decide_play(view, self.level, rng, budget=self.budget, deadline=deadline, config=self.config)
 
     def decide(self, observation: dict[str, Any]) -> str:
@@ -107,11 +110,12 @@ def hint(observation: dict[str, Any], level: str = "super-hard", budget: float |
     ``n`` suggestions of the same shape (without their own alternatives), best
     first, the first being the hint itself.  The reason is a message key with
     parameters, never a finished sentence, so any language can show it.  At
-    super-hard (the default) the hint searches with ``budget`` (default
-    ``advice.HINT_BUDGET``, 0.06 s of one core), cut at ``time_limit`` seconds of
-    wall-clock time if given; other levels give their own decision only.
+    super-hard (the default) the hint searches (its plays, and in duel its bids) with
+    ``budget`` (default ``advice.HINT_BUDGET``, 0.06 s of one core), cut at ``time_limit``
+    seconds of wall-clock time if given; other levels give their own decision only.
     """
-    bot = BotPlayer(level, observation["variant"], seed="hint", budget=budget, time_limit=time_limit)
+    bot = BotPlayer(level, observation["variant"], seed="hint", budget=HINT_BUDGET if budget is None else budget,
+                    time_limit=time_limit)
     view = bot.view_to_decide(observation)
     if view.phase == "playing" and level == "super-hard":
         rng = random.Random(_observation_seed(observation, bot.seed))

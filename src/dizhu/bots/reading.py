@@ -47,7 +47,7 @@ from .policy import Ctx
 from .styles import NATIVE_SPECS, PRIOR, STYLE_NAMES, STYLES, compiled
 from .view import View, counts_of
 
-__all__ = ["Reading", "Table", "read_world", "read_table", "HIT", "MISS", "RECENT"]
+__all__ = ["Reading", "Table", "read_world", "read_table", "bids_likelihood", "HIT", "MISS", "RECENT"]
 
 #: The likelihood of an action when a style agrees with it, and when it does not.
 HIT, MISS = 0.8, 0.25
@@ -166,7 +166,7 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
             for k, pick in zip(asked, picks):
                 row[k] *= hit[k] if pick == actual else miss[k]
         cost += 3 * len(asked) // 2  # a style evaluation is dearer than a rollout move
-    weight = _bids_likelihood(view, dealt)
+    weight = bids_likelihood(view, dealt)
     styles: dict[int, tuple[float, ...]] = {}
     for seat, row in likelihood.items():
         joint = [p * q for p, q in zip(table.prior[seat], row)]
@@ -294,7 +294,7 @@ def _play(text: str) -> Combo | None:
     return None if text == "pass" else classify(text)
 
 
-def _bids_likelihood(view: View, held: list[list[int]]) -> float:
+def bids_likelihood(view: View, held: list[list[int]]) -> float:
     """How well the world's hands (``held``: each seat's cards when the play began)
     explain the other seats' bids: a bid of 3 says a strong hand, a pass a weak one.
 

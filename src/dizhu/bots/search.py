@@ -45,6 +45,7 @@ from ..combos import Combo
 from ..rules import has_won, next_seat, same_side, spring, trick_over
 from ..solve import Position, Solver
 from ..moves import NATIVE as MOVES_NATIVE
+from ..variants import VARIANTS, Variant
 from .hands import NATIVE
 from .memo import replies
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
@@ -118,13 +119,23 @@ class SearchConfig:
     miss: float = MISS
     #: Worlds at most in one decision (a longer budget needs a higher cap to buy more worlds).
     max_worlds: int = MAX_WORLDS
+    #: The variants in which it bids by playing each bid out in sampled deals (:mod:`.bidsearch`);
+    #: in the others it bids by the bidding model, as intermediate does.  Classic is not among them:
+    #: there the search bid worse than the model (benchmarks/results/README.md, session 29).
+    bid_search: tuple[str, ...] = ("duel",)
+    #: ``win_weight`` for the bids (:meth:`bid_objective`): by default the bid search maximises
+    #: the chance to win, which won more games than the points did (same place).
+    bid_win_weight: float = 1.0
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
         if unknown or not any(w > 0 for w in self.prior.values()):
             raise ValueError(f"a prior over known styles with some weight is needed, not {dict(self.prior)}")
-        if not 0.0 <= self.win_weight <= 1.0:
-            raise ValueError(f"win_weight is a share between 0 and 1, not {self.win_weight}")
+        for name in ("win_weight", "bid_win_weight"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} is a share between 0 and 1, not {getattr(self, name)}")
+        if set(self.bid_search) - set(VARIANTS):
+            raise ValueError(f"bid_search names variants, not {self.bid_search}")
         if self.max_worlds < MIN_WORLDS:
             raise ValueError(f"max_worlds must be at least {MIN_WORLDS}, not {self.max_worlds}")
 
@@ -136,10 +147,16 @@ class SearchConfig:
         >>> SearchConfig(win_weight=0.5).objective(4.0), SearchConfig(win_weight=0.5).objective(-1.0)
         (2.5, -1.0)
         """
-        w = self.win_weight
-        if not w:
-            return points
-        return w * ((points > 0) - (points < 0)) + (1.0 - w) * points
+        return _blend(self.win_weight, points)
+
+    def bid_objective(self, points: float) -> float:
+        """What the bid search maximises, for a deal that ends with ``points`` for the bidder
+        (the stake included).
+
+        >>> SearchConfig(bid_win_weight=1.0).bid_objective(-6.0), SearchConfig(bid_win_weight=0.0).bid_objective(-6.0)
+        (-1.0, -6.0)
+        """
+        return _blend(self.bid_win_weight, points)
 
     def table_of(self, view: View) -> Table:
         """What the earlier rounds at the table say of the other seats, under this configuration."""
@@ -152,6 +169,13 @@ class SearchConfig:
         if self.read:
             return read_world(view, hands, rng, self.prior, table, self.recent)
         return Reading.neutral(view, self.prior, table)
+
+
+def _blend(w: float, points: float) -> float:
+    """``w`` times the win (+1, -1; 0 for a deal dealt again) plus ``1 - w`` times the points."""
+    if not w:
+        return points
+    return w * ((points > 0) - (points < 0)) + (1.0 - w) * points
 
 
 #: What super-hard (and the hint) plays with: the style mixture ``styles.PRIOR``, read.  At equal
@@ -221,6 +245,24 @@ class Sim:
         self.played = [deck[r] - view.unseen[r] - view.hand[r] for r in range(NUM_RANKS)]
         self.plays_made = list(view.plays_made)
         self.doublings = view.doublings
+
+    @classmethod
+    def opening(cls, variant: Variant, hands: list[list[int]], landlord: int, handicap: int) -> "Sim":
+        """The round at its first lead: the landlord (holding the bottom) to play, nothing played."""
+        sim = cls.__new__(cls)
+        sim.hands = hands
+        sim.players = variant.players
+        sim.landlord = landlord
+        sim.handicap = handicap
+        sim.to_act = landlord
+        sim.last = None
+        sim.passes = 0
+        sim.left = [sum(h) for h in hands]
+        sim.deck = variant.deck_counts
+        sim.played = [0] * NUM_RANKS
+        sim.plays_made = [0] * variant.players
+        sim.doublings = 0
+        return sim
 
     def copy(self) -> "Sim":
         other = Sim.__new__(Sim)
