@@ -152,3 +152,26 @@ def test_a_bid_out_of_time_is_the_models():
     decision = search_bid(view, random.Random(0), deadline=time.monotonic() - 1)
     assert decision.action == model_bid(view.hand, view.legal, 0, "points")
     assert decision.reason in ("bid_strong", "bid_weak")
+
+
+def test_a_bid_does_not_depend_on_the_hidden_cards():
+    """The same hand and the same bids, the other cards dealt otherwise: the same estimates."""
+    rng = random.Random(9)
+    for n in range(6):
+        r = Round.deal("duel", seed=f"hidden-bid-{n}")
+        play(r, [f"{r.to_act}: call"])
+        seat = r.to_act
+        mine = list(r.all_hands()[seat])
+        rest = [c for h in r.all_hands() for c in h if c not in mine] + list(r.bottom) + list(r.undealt)
+        rng.shuffle(rest)
+        hands = [None, None]
+        hands[seat], hands[1 - seat] = mine, rest[:17]
+        other = Round.from_deal("duel", hands, rest[17:20], 1 - seat, rest[20:])
+        play(other, [f"{1 - seat}: call"])
+        a, b = r.observation(seat), other.observation(seat)
+        assert a["hand"] == b["hand"] and a["bids"] == b["bids"]
+        assert r.all_hands()[1 - seat] != other.all_hands()[1 - seat]
+        first = estimate_bids(View.of(a), random.Random(n), budget=0.02)
+        assert first == estimate_bids(View.of(b), random.Random(n), budget=0.02)
+        bot = create("super-hard", "duel", seed=n, budget=0.02)
+        assert bot.explain(a) == bot.explain(b)
