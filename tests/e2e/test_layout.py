@@ -137,20 +137,28 @@ def test_phone_landscape_top_bar_results_and_duel_bubbles(make_table):
     # next card in its row starts after the index's glyphs), wrapping rather than squeezing.
     table.page.click("[data-ctl=view-table]")
     table.wait("#board .reveal .card")
-    covered = table.page.evaluate("""() => {
+    covered, lines = table.page.evaluate("""() => {
       const row = document.querySelector('#board .reveal-row');
       const slots = [...row.children];
       for (let i = 0; row.children.length < 17; i += 1) row.append(slots[i % slots.length].cloneNode(true));
       const cards = [...row.querySelectorAll('.card')];
-      return cards.slice(0, -1).filter((card, i) => {
+      const covered = cards.slice(0, -1).filter((card, i) => {
         const next = cards[i + 1].getBoundingClientRect(), here = card.getBoundingClientRect();
         if (Math.abs(next.top - here.top) > 1) return false;  // the next card is on the row below
         const range = document.createRange();
         range.selectNodeContents(card.querySelector('.idx'));
         return range.getBoundingClientRect().right > next.left + 0.5;
       }).length;
+      const lines = {};
+      for (const card of cards) {
+        const top = Math.round(card.getBoundingClientRect().top);
+        lines[top] = (lines[top] || 0) + 1;
+      }
+      return [covered, Object.values(lines)];
     }""")
     assert covered == 0, covered
+    # a hand that wraps splits evenly: no row of one lone card
+    assert len(lines) > 1 and max(lines) - min(lines) <= 1, lines
     table.shot("phone-landscape-844-hands-left")
 
     duel = make_table(PHONE_LANDSCAPE_WIDE).open()

@@ -131,6 +131,31 @@ def test_the_seat_headers_card_count_stays_on_one_line_on_a_phone(make_table):
             assert box["y"] < name["y"] + name["height"], seat.inner_text()  # beside the name, not below it
 
 
+@pytest.mark.parametrize("locale", ["ja-JP", "zh-CN", "en-US"])
+def test_the_puzzle_header_and_hand_wrap_cleanly_on_a_narrow_phone(make_table, locale):
+    """"第 2 問・2人闘地主・やさしい" once left "い" alone on a line, the back button broke "問題一覧",
+    and a 17-card hand wrapped as 8 + 8 + 1."""
+    puzzle = next(p for p in load("duel") if p.difficulty == "easy")
+    table = make_table(PHONE_PORTRAIT, locale=locale).open()
+    open_puzzle(table, puzzle)
+    table.shot(f"puzzle-duel-header-{locale}")
+    back = table.page.query_selector("#pz-back")
+    assert back.evaluate("e => e.getClientRects().length === 1 && e.scrollWidth <= e.clientWidth")
+    one_line = "e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length; }"
+    parts = table.page.query_selector_all("#pz-title .pz-part")
+    assert len(parts) == 3
+    for part in parts:
+        assert part.evaluate(one_line) == 1, part.inner_text()
+    title = table.page.query_selector("#pz-title").bounding_box()
+    assert title["x"] + title["width"] <= PHONE_PORTRAIT["width"]
+    lines = table.page.eval_on_selector_all(".pz-hand .pz-card", """cards => {
+      const lines = {};
+      for (const c of cards) { const top = Math.round(c.getBoundingClientRect().top); lines[top] = (lines[top] || 0) + 1; }
+      return Object.values(lines);
+    }""")
+    assert sum(lines) == 17 and len(lines) > 1 and max(lines) - min(lines) <= 1, lines
+
+
 # The look of the table's error line (table.css), drawn beside the puzzle to compare with.
 TABLE_ERROR = """() => {
   const probe = document.createElement('div');
