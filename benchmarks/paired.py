@@ -27,6 +27,8 @@ def _game(g: dict) -> tuple[int, bool]:
 def differences(first: list[dict], second: list[dict], field: str) -> list[float]:
     """Per deal, the mean over its games of ``first``'s ``field`` minus ``second``'s."""
     other = {_game(g): g for g in second}
+    if len(other) != len(second):
+        raise SystemExit("two games of a deal look alike: records with bidding need a_seat0 to be paired")
     by_deal: dict[int, list[float]] = {}
     for g in first:
         twin = other.get(_game(g))

@@ -175,3 +175,16 @@ def test_a_bid_does_not_depend_on_the_hidden_cards():
         assert first == estimate_bids(View.of(b), random.Random(n), budget=0.02)
         bot = create("super-hard", "duel", seed=n, budget=0.02)
         assert bot.explain(a) == bot.explain(b)
+
+
+def test_a_bid_search_refuses_what_is_not_a_bid_here():
+    r = Round.deal("duel", seed="refuse")
+    view = _view(r)
+    hands, bottom = sample_deal(view, random.Random(0))
+    with pytest.raises(ValueError, match="not a legal bid"):
+        bid_out(view, auction_of(view), hands, bottom, "bid 2", {})  # a points bid in call/rob
+    with pytest.raises(ValueError, match="not a legal bid"):
+        bid_out(view, auction_of(view), hands, bottom, "rob", {})  # nobody has called
+    _model_bids(r)
+    with pytest.raises(ValueError, match="playing phase"):
+        estimate_bids(View.of(r.observation(r.to_act)), random.Random(0))

@@ -18,7 +18,10 @@ The evaluator is the super-hard search's own (:func:`dizhu.bots.search.evaluate`
 worlds weighted by how well they explain the round, each other seat played
 by the style it reads as), so the review judges with the strongest engine
 the bots have; the face-up figures play every seat by the intermediate policy
-after the move, or solve exactly when few cards remain.  Everything
+after the move, or solve exactly when few cards remain.  Bids are judged by
+the bid search's :func:`dizhu.bots.bidsearch.estimate_bids` (deals weighted by
+the bids so far, the later bids by the bidding model, the round played out by
+the intermediate policy), by the seat's own points.  Everything
 is seeded: the same round, seat, seed and budget give the same review.
 
 >>> from dizhu import Round
@@ -219,7 +222,6 @@ class Moment:
     observation: dict[str, Any]
     hands: tuple[tuple[int, ...], ...]
     bottom: tuple[int, ...]
-    undealt: tuple[int, ...]
     #: Decisions in the review this moment is one of (they share the round's budget).
     of: int = 1
 
@@ -243,7 +245,7 @@ def moments(round_: Round, seat: int) -> list[Moment]:
         if who == seat and len(replay.legal_actions()) > 1:
             hands = tuple(h.counts for h in replay.all_hands())
             moment = Moment(0, len(replay.events), text, replay.observation(seat), hands,
-                            rank_counts(replay.bottom), rank_counts(replay.undealt))
+                            rank_counts(replay.bottom))
             found.append((deal, moment))
         before = len(replay.events)
         replay.apply(who, text if card_ids is None else _play_with(card_ids, replay))

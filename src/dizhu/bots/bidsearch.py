@@ -128,7 +128,9 @@ def bid_out(view: View, auction: Auction, hands: Sequence[Sequence[int]], bottom
     its own stake.
     """
     style = view.variant.bidding
-    after = copy(auction)
+    if action not in style.legal(auction):
+        raise ValueError(f"{action!r} is not a legal bid here ({', '.join(style.legal(auction))})")
+    after = copy(auction)  # every field a number: a shallow copy is a full one
     made = Action.parse(action, view.variant.name)
     style.bid(after, view.seat, made.kind, made.bid)
     bids = finish_bidding(view.variant, after, hands)
@@ -154,9 +156,11 @@ def estimate_bids(view: View, rng: random.Random, actions: Sequence[str] | None 
 
     Every action is bid out (:func:`bid_out`) in the same deals, ``most`` at most, each weighted
     by how well it explains the other seats' bids so far.  ``budget`` is in seconds of one core,
-    counted in simulated decisions; ``deadline`` (a ``time.monotonic()`` value) stops after the
-    last whole deal before it, even with no deal (then every estimate counts 0 deals).
+    counted in simulated decisions; ``deadline`` (a ``time.monotonic()`` value) lets no deal
+    start after it, even below ``MIN_WORLDS`` (with no deal, every estimate counts 0 deals).
     """
+    if view.phase != "bidding":
+        raise ValueError(f"bids are estimated in the bidding, not in the {view.phase} phase")
     budget = DEFAULT_BUDGET if budget is None else budget
     steps_budget = budget * STEPS_PER_SECOND
     actions = list(view.legal if actions is None else actions)
@@ -190,12 +194,12 @@ def estimate_bids(view: View, rng: random.Random, actions: Sequence[str] | None 
 
 def search_bid(view: View, rng: random.Random, budget: float | None = None,
                deadline: float | None = None, config: SearchConfig = SUPER_HARD) -> Decision:
-    """Super-hard's bid: the legal action the search rates best.  Ties, and a deadline that came
-    before the first deal, go to the bidding model's action; so does the model's reason when the
-    search agrees with it (else the reason is what the search found)."""
+    """Super-hard's bid: the legal action the search rates best.  Ties, and a deadline that left
+    fewer than ``MIN_WORLDS`` deals, go to the bidding model's action; so does the model's reason
+    when the search agrees with it (else the reason is what the search found)."""
     model = model_bid(view.hand, view.legal, view.handicap, view.variant.bidding.name)
     estimates = estimate_bids(view, rng, budget=budget, deadline=deadline, config=config)
     best = max(estimates, key=lambda e: (e.score, e.action == model))
-    if not best.deals or best.action == model:
+    if best.deals < MIN_WORLDS or best.action == model:
         return bid_decision(view, model)
     return Decision(best.action, "search", {"rate": round(100 * best.win_chance), "games": best.deals})

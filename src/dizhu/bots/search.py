@@ -121,7 +121,9 @@ class SearchConfig:
     max_worlds: int = MAX_WORLDS
     #: The variants in which it bids by playing each bid out in sampled deals (:mod:`.bidsearch`);
     #: in the others it bids by the bidding model, as intermediate does.  Classic is not among them:
-    #: there the search bid worse than the model (benchmarks/results/README.md, session 29).
+    #: there the search bid worse than the model (benchmarks/results/README.md, session 29).  The
+    #: bid search always weighs its deals by the bids so far and has its own cap of deals
+    #: (``bidsearch.MAX_DEALS``): ``read`` and ``max_worlds`` are the play search's.
     bid_search: tuple[str, ...] = ("duel",)
     #: ``win_weight`` for the bids (:meth:`bid_objective`): by default the bid search maximises
     #: the chance to win, which won more games than the points did (same place).

@@ -206,7 +206,7 @@ function renderBoard() {
   // number, variant, difficulty: a narrow screen breaks the line between them, never inside one
   const title = [t('puzzle.number', { n: Number(state.id.slice(-3)) }), t(`variant.${state.variant}`),
     t(`puzzle.level.${state.difficulty}`)];
-  replace($('pz-title'), ...title.flatMap((part, i) => [i ? ' · ' : null, h('span', { class: 'pz-part', text: part })]));
+  replace($('pz-title'), ...title.flatMap((part, i) => [i ? '\u00a0· ' : null, h('span', { class: 'pz-part', text: part })]));
   const others = [];
   for (let s = 1; s < state.players; s += 1) others.push((state.seat + s) % state.players);
   const seats = others.map((seat) => h('div', { class: `pz-seat${seat === state.partner ? ' partner' : ''}`, dataset: { seat: String(seat) } },
