@@ -30,7 +30,7 @@ def test_classic_round_from_start_screen_to_settlement(make_table):
     # Every multiplier's source: the winning bid comes first.
     breakdown = table.text("#settle-body .breakdown")
     assert re.search(r"Winning bid: [123]", breakdown)
-    assert table.page.locator("#settle-body .deal code").inner_text().startswith("classic-")
+    assert table.page.locator("#settle-body .deal-share code").inner_text().startswith("classic-")
     table.shot("desktop-en-settlement")
 
     # The table behind shows the hands that were left, face up.
@@ -73,7 +73,7 @@ def test_replay_steps_through_the_round_and_replays_the_deal(make_table):
     table = make_table(DESKTOP).open()
     table.start("classic", "normal")
     table.play_round("classic")
-    code = table.page.locator("#settle-body .deal code").inner_text()
+    code = table.page.locator("#settle-body .deal-share code").inner_text()
 
     table.page.click("[data-ctl=replay]")
     table.wait("#replay:not([hidden])")

@@ -103,7 +103,7 @@ function dealSection(code, levelSelect, handlers) {
     done.textContent = (await handlers.copy(text)) ? t('settle.copied') : t('settle.copy_failed');
   };
   const link = handlers.link ? handlers.link(code) : null;
-  return h('section', { class: 'deal' },
+  return h('section', { class: 'deal-share' },
     h('h3', { text: t('settle.deal_code') }),
     h('p', { class: 'code' }, h('code', { text: code })),
     h('div', { class: 'row copy' },
