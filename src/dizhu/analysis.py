@@ -45,8 +45,8 @@ from typing import Any, Callable, Sequence
 from .bots.bidding import decide_bid
 from .bots.bidsearch import auction_of, bid_out, estimate_bids
 from .bots.policy import Ctx, intermediate_move
-from .bots.search import (DEFAULT_BUDGET, EXACT_CARDS, MIN_WORLDS, Estimate, Sim, _candidates, _own, evaluate,
-                          play_out)
+from .bots.search import (DEFAULT_BUDGET, EXACT_CARDS, MIN_WORLDS, Estimate, Sim, _candidates, evaluate,
+                          intermediate_seats, play_out)
 from .solve import Solver
 from .bots.view import View
 from .cards import Card, rank_counts
@@ -90,11 +90,6 @@ def grade(loss: float) -> str:
 
 
 # ---- playing out the true hands
-
-
-def _all_intermediate(view: View) -> list:
-    """Every seat by the intermediate policy: the face-up figures' play after the move."""
-    return [_own] * view.players
 
 
 # ---- what the review returns
@@ -316,7 +311,7 @@ def _review_play(moment: Moment, rng: random.Random, budget: float) -> DecisionR
     solver = Solver()
     face = []
     for m in candidates:
-        value, _ = play_out(view, truth, m, exact, solver, _all_intermediate(view), 0)
+        value, _ = play_out(view, truth, m, exact, solver, intermediate_seats(view.players), 0)
         face.append(Figure(_action(m), value * unit, float(value > 0)))
     choice_key = None if choice is None else choice.key
     best = _best(figures, keys.index(choice_key))

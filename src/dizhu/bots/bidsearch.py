@@ -36,8 +36,7 @@ from .bidding import bid_decision, model_bid
 from .policy import Decision
 from .reading import bids_likelihood
 from .search import (DEFAULT_BUDGET, MIN_WORLDS, STEPS_PER_SECOND, SUPER_HARD, WORLD_COST, SearchConfig, Sim,
-                     _rollout)
-from .styles import STYLES
+                     _rollout, intermediate_seats)
 from .view import View
 
 __all__ = ["search_bid", "estimate_bids", "bid_out", "finish_bidding", "sample_deal", "auction_of",
@@ -143,7 +142,7 @@ def bid_out(view: View, auction: Auction, hands: Sequence[Sequence[int]], bottom
         dealt = [list(h) for h in hands]
         dealt[landlord] = [a + b for a, b in zip(dealt[landlord], bottom)]
         sim = Sim.opening(view.variant, dealt, landlord, handicap)
-        value, used = _rollout(sim, view.seat, [STYLES["intermediate"]] * view.players, 0)
+        value, used = _rollout(sim, view.seat, intermediate_seats(view.players), 0)
         steps += used
         played[(landlord, handicap)] = value
     return value * style.stake(after) * share(view.seat, landlord, view.players), steps

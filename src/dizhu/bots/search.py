@@ -34,6 +34,7 @@ and the compiled rollouts roll the normal style's dice their own way.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from operator import add, sub
@@ -50,7 +51,7 @@ from .hands import NATIVE
 from .memo import replies
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
 from .reading import HIT, MISS, RECENT, Reading, Table, read_table, read_world
-from .styles import COMPILED, NATIVE_SPECS, PRIOR, STYLES, compiled
+from .styles import COMPILED, NATIVE_SPECS, PRIOR, STYLES, StyleFn, compiled
 from .view import View
 
 __all__ = ["search_move", "evaluate", "play_out", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
@@ -125,15 +126,16 @@ class SearchConfig:
     #: bid search always weighs its deals by the bids so far and has its own cap of deals
     #: (``bidsearch.MAX_DEALS``): ``read`` and ``max_worlds`` are the play search's.
     bid_search: tuple[str, ...] = ("duel",)
-    #: ``win_weight`` for the bids (:meth:`bid_objective`): by default the bid search maximises
-    #: the chance to win, which won more games than the points did (same place).
-    bid_win_weight: float = 1.0
+    #: How much the stake weighs in the bids (:meth:`bid_objective`): 0 maximises the chance to
+    #: win, 1 the expected points.  The win alone won the most games, but robbed whatever the
+    #: doubled stake (same place).
+    bid_stake_power: float = 0.0
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
         if unknown or not any(w > 0 for w in self.prior.values()):
             raise ValueError(f"a prior over known styles with some weight is needed, not {dict(self.prior)}")
-        for name in ("win_weight", "bid_win_weight"):
+        for name in ("win_weight", "bid_stake_power"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} is a share between 0 and 1, not {getattr(self, name)}")
         if set(self.bid_search) - set(VARIANTS):
@@ -153,12 +155,16 @@ class SearchConfig:
 
     def bid_objective(self, points: float) -> float:
         """What the bid search maximises, for a deal that ends with ``points`` for the bidder
-        (the stake included).
+        (the stake included): the points' sign times their size to the power ``bid_stake_power``.
 
-        >>> SearchConfig(bid_win_weight=1.0).bid_objective(-6.0), SearchConfig(bid_win_weight=0.0).bid_objective(-6.0)
-        (-1.0, -6.0)
+        >>> [SearchConfig(bid_stake_power=g).bid_objective(-4.0) for g in (0.0, 0.5, 1.0)]
+        [-1.0, -2.0, -4.0]
+        >>> SearchConfig(bid_stake_power=0.5).bid_objective(0.0)
+        0.0
         """
-        return _blend(self.bid_win_weight, points)
+        if not points:
+            return 0.0
+        return math.copysign(abs(points) ** self.bid_stake_power, points)
 
     def table_of(self, view: View) -> Table:
         """What the earlier rounds at the table say of the other seats, under this configuration."""
@@ -514,6 +520,11 @@ def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Sol
 
 #: This bot's own later moves in a rollout: the intermediate policy.
 _own = STYLES["intermediate"]
+
+
+def intermediate_seats(players: int) -> list[StyleFn]:
+    """Every seat by the intermediate policy: how the bid search and the review play a deal out."""
+    return [_own] * players
 
 
 def ranked(view: View, rng: random.Random, budget: float | None = None,
