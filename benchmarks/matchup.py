@@ -83,9 +83,10 @@ ABLATIONS = {
     "super-hard-sharp": {"hit": 0.9, "miss": 0.1},
     "super-hard-deep": {"max_worlds": 4000},
     "super-hard-modelbid": {"bid_search": ()},
-    "super-hard-bidpoints": {"bid_search": ("classic", "duel"), "bid_win_weight": 0.0},
-    "super-hard-bidwin": {"bid_search": ("classic", "duel"), "bid_win_weight": 1.0},
-    "super-hard-bidwin50": {"bid_search": ("classic", "duel"), "bid_win_weight": 0.5},
+    "super-hard-bidpoints": {"bid_search": ("classic", "duel"), "bid_stake_power": 1.0},
+    "super-hard-bidwin": {"bid_search": ("classic", "duel"), "bid_stake_power": 0.0},
+    "super-hard-bidsqrt": {"bid_search": ("classic", "duel"), "bid_stake_power": 0.5},
+    "super-hard-bidcbrt": {"bid_search": ("classic", "duel"), "bid_stake_power": 0.33},
     "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).
