@@ -608,3 +608,34 @@ def test_the_duel_opponents_play_keeps_off_its_panel_on_a_short_phone(make_table
         table.another_round()
     assert seen >= 2 and alarmed, (seen, alarmed)
     table.shot("phone-portrait-360-duel-plays")
+
+
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_each_level_name_keeps_to_one_line_on_a_narrow_phone(make_table, width):
+    # At 360 px "Intermediate" broke before its last letter ("Intermediat / e").
+    for locale in ["en-US", "ja-JP", "zh-CN"]:
+        table = make_table({"width": width, "height": 700}, locale=locale).open()
+        table.wait("body[data-screen=start]")
+        lines = table.page.evaluate("""() => [...document.querySelectorAll('fieldset.levels .option b')].map((b) => {
+          const range = document.createRange(); range.selectNodeContents(b);
+          return [b.textContent, range.getClientRects().length]; })""")
+        assert len(lines) == 3 and all(n == 1 for _, n in lines), (locale, lines)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_the_replay_shows_every_seat_whole_on_a_landscape_phone(make_table, locale):
+    # Once the roles were set each seat's name, role and count took three lines, and the third
+    # seat (the player's own) was cut off under the others by 15 px.
+    table = make_table(PHONE_LANDSCAPE, locale=locale).open()
+    table.start("classic", "normal")
+    table.play_round("classic")
+    table.page.click("[data-ctl=replay]")
+    table.wait("#replay:not([hidden])")
+    for _ in range(8):  # into the play: the roles are on every seat
+        table.page.click("#replay-next")
+    assert table.page.locator("#replay-table .replay-seat .role").count() == 3
+    seats, scroller = table.page.evaluate("""() => [
+      [...document.querySelectorAll('#replay-table .replay-seat')].map((s) => { const r = s.getBoundingClientRect(); return [r.top, r.bottom]; }),
+      (({top, bottom}) => [top, bottom])(document.getElementById('replay-table').getBoundingClientRect())]""")
+    assert all(top >= scroller[0] - 0.5 and bottom <= scroller[1] + 0.5 for top, bottom in seats), (seats, scroller)
+    table.shot(f"replay-landscape-740-{locale}")

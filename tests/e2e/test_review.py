@@ -64,6 +64,11 @@ def test_the_review_in_japanese_on_a_phone(make_table):
     assert table.text("[data-ctl=review]") == ja["review.open"]
     open_review(table)
     assert table.text("#review-title") == ja["review.title"]
+    # On opening, the review's title and its first decision are in sight above the step buttons
+    # (at 360 x 640 they were under the replay's seats and the buttons: "Review" showed the replay).
+    assert table.page.evaluate(IN_VIEW, ["#review-title", "#review .review-grade"]) == []
+    grade, nav = (table.page.locator(s).bounding_box() for s in ("#review .review-grade", ".replay-nav"))
+    assert grade["y"] + grade["height"] <= nav["y"] + 0.5, (grade, nav)
     panel = table.page.locator("#review").bounding_box()
     assert panel["width"] <= PHONE_PORTRAIT["width"]
     table.shot("phone-ja-review")
