@@ -193,3 +193,16 @@ def test_an_illegal_plays_reason_looks_and_sounds_like_the_tables_errors(make_ta
     table.wait("#pz-status:not(.error) .chips")
     assert translations("en")["puzzle.hint_is"] in table.text("#pz-status")
     assert table.page.get_attribute("#pz-status", "aria-live") is None
+
+
+def test_the_puzzle_tiles_keep_each_part_whole_on_a_landscape_phone(make_table):
+    # "Landlord · 14 / cards": the count broke from its word on the list's narrow tiles.
+    table = make_table({"width": 740, "height": 360}).open()
+    table.wait("body[data-screen=start]")
+    table.page.click("#puzzles-btn")
+    table.wait("body[data-screen=puzzles][data-puzzle=list]")
+    split = table.page.evaluate("""() => [...document.querySelectorAll('.pz-item small .pz-part')].filter((part) => {
+      const range = document.createRange(); range.selectNodeContents(part);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1; }).map((p) => p.textContent)""")
+    assert table.page.locator(".pz-item small .pz-part").count() > 10 and split == []
+    table.shot("puzzles-list-landscape-740")

@@ -3,7 +3,9 @@ that shows, plays written as players read them, the rules page at any time."""
 
 from __future__ import annotations
 
-from .e2e_support import DESKTOP, translations
+import pytest
+
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, assert_big_enough, translations
 
 # Every score the table shows while the round is not over, as one "seat scores" string per
 # change (a MutationObserver sees each step the controller renders, thinking pauses included).
@@ -203,3 +205,48 @@ def test_the_round_shown_is_the_round_of_this_match(make_table):
     table.page.click("#menu-btn")
     table.page.click("#menu-home")
     assert "Round 1" in table.text("#continue-info")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_rules_contents_are_big_enough_to_tap(make_table, size):
+    # The contents' links were lines of small text, 20 px tall.
+    table = make_table(PHONE_PORTRAIT if size == "phone" else DESKTOP).open()
+    table.start("classic", "normal")
+    table.page.click("#rules-btn")
+    table.wait("#rules-dialog[open] .toc a")
+    assert table.page.locator("#rules-dialog .toc a").count() >= 5
+    assert_big_enough(table, "rules")
+    table.shot(f"rules-{size}-contents")
+
+
+# The blocks (paragraphs, cells, items) under ``root`` whose last line holds one character, not
+# counting punctuation: "难。" or "す。" alone on a line.
+LONE_LAST_CHARACTER = """(root) => [...document.querySelectorAll(`${root} :is(p, td, li)`)]
+  .filter((block) => block.getClientRects().length && block.getBoundingClientRect().width > 1)
+  .map((block) => {
+    const lines = [];  // [middle, characters]: a character within 6 px of a line's middle is on it
+    const walk = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (let i = 0; i < node.textContent.length; i += 1) {
+        if (/[\\s。、，．！？）」』：:,.!?)·]/.test(node.textContent[i])) continue;
+        const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+        const r = range.getBoundingClientRect();
+        if (!r.width) continue;
+        const middle = (r.top + r.bottom) / 2;
+        const line = lines.find(([m]) => Math.abs(m - middle) < 6);
+        if (line) line[1] += node.textContent[i]; else lines.push([middle, node.textContent[i]]);
+      }
+    }
+    lines.sort((a, b) => a[0] - b[0]);
+    return lines.length > 1 && lines[lines.length - 1][1].length === 1 ? block.textContent.slice(-12) : null;
+  }).filter(Boolean)"""
+
+
+@pytest.mark.parametrize("locale", ["ja-JP", "zh-CN"])
+def test_the_rules_leave_no_character_alone_on_a_last_line(make_table, locale):
+    # On a 360 px phone about ten Chinese paragraphs ended "难。", "炸。"… on a line of their own.
+    table = make_table(PHONE_PORTRAIT, locale=locale).open()
+    table.start("classic", "normal")
+    table.page.click("#rules-btn")
+    table.wait("#rules-dialog[open] .toc a")
+    assert table.page.evaluate(LONE_LAST_CHARACTER, "#rules-dialog") == []

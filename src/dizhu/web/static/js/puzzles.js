@@ -128,7 +128,9 @@ function renderList() {
         on: { click: () => start(p.id, progress.solved[p.id] ? [] : progress.moves[p.id] || []) },
       },
       h('b', { text: t('puzzle.number', { n: Number(p.id.slice(-3)) }) }),
-      h('small', { text: `${t(`role.${p.role}`)} · ${t('puzzle.cards', { n: p.cards })}` }),
+      // each part whole on a narrow tile ("14 / cards" split): a break only at the separator
+      h('small', {}, h('span', { class: 'pz-part', text: t(`role.${p.role}`) }), '\u00a0· ',
+        h('span', { class: 'pz-part', text: t('puzzle.cards', { n: p.cards }) })),
       progress.solved[p.id] ? tick() : null))));
   });
   replace(el, h('p', { class: 'pz-intro', text: t('puzzle.intro') }),
