@@ -35,6 +35,14 @@ TEXTS = """() => {
     range.selectNodeContents(node);
     const r = range.getBoundingClientRect();
     const box = [Math.max(0, r.left), Math.max(0, r.top), Math.min(innerWidth, r.right), Math.min(innerHeight, r.bottom)];
+    // Only the part a scroller shows (a paragraph half under the rules' bottom edge measured the edge).
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const st = getComputedStyle(p);
+      if (!/(auto|scroll|hidden)/.test(st.overflowX + st.overflowY)) continue;
+      const q = p.getBoundingClientRect();
+      box[0] = Math.max(box[0], q.left); box[1] = Math.max(box[1], q.top);
+      box[2] = Math.min(box[2], q.right); box[3] = Math.min(box[3], q.bottom);
+    }
     if (box[2] - box[0] < 3 || box[3] - box[1] < 3) continue;
     // On top where it is drawn (not under a dialog, a card or the news).
     const hit = document.elementFromPoint((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);

@@ -47,9 +47,11 @@ export class ReviewPanel {
     this.replay.el.classList.add('reviewing');
     this.setState('loading');
     this.replay.show(seating, events, onClose);
-    // On a phone the panel is under the replay's seats: its progress, then its first decision,
-    // are brought into sight (else "Review" seemed to open the replay alone).
-    this.panel.scrollIntoView({ block: 'nearest' });
+    // Where the whole overlay scrolls (a phone upright), the panel is under the replay's seats:
+    // its progress, then its first decision, are brought into sight (else "Review" seemed to open
+    // the replay alone). Beside the replay (a landscape phone, a desktop) it is in sight already.
+    const under = getComputedStyle(this.replay.el).overflowY === 'auto';
+    if (under) this.panel.scrollIntoView({ block: 'nearest' });
     try {
       let answer = await api.review(number, true);
       while (answer.status !== 'done') {
@@ -63,7 +65,10 @@ export class ReviewPanel {
       this.review = answer.review;
       this.setState('done');
       const first = this.review.decisions[0];
-      if (first && this.replay.step === 0) this.goToStep(first.event - this.offset);
+      if (first && this.replay.step === 0) {
+        if (under) this.goToStep(first.event - this.offset);
+        else this.replay.go(first.event - this.offset);
+      }
       else this.render();
     } catch (err) {
       if (this.opening !== opening) return;
