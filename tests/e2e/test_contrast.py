@@ -36,7 +36,7 @@ TEXTS = """() => {
     const r = range.getBoundingClientRect();
     const box = [Math.max(0, r.left), Math.max(0, r.top), Math.min(innerWidth, r.right), Math.min(innerHeight, r.bottom)];
     // Only the part a scroller shows (a paragraph half under the rules' bottom edge measured the edge).
-    for (let p = el.parentElement; p; p = p.parentElement) {
+    for (let p = el; p; p = p.parentElement) {
       const st = getComputedStyle(p);
       if (!/(auto|scroll|hidden)/.test(st.overflowX + st.overflowY)) continue;
       const q = p.getBoundingClientRect();

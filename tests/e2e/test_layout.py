@@ -513,26 +513,32 @@ def test_landscape_start_screen_shows_the_choices_and_new_game_unscrolled(make_t
 STILL_PARTS = "#board, .me-bar, #controls, #hand-wrap"
 
 
+# Where the parts are (not their classes: the player's bar lights up for the first bid).
+WHERE = """(a) => [...document.querySelectorAll(a.it)].map((el) => {
+  const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+
+
 @pytest.mark.parametrize("size", ["phone", "tall", "desktop"])
 def test_the_table_holds_still_while_the_cards_fly_in(make_table, size):
     # The flying hand took the results' margin and border (both were ".deal"): for the second
     # it flew, on every deal and when the landlord took the bottom, the table sat 14 px higher.
     viewport = {"phone": PHONE_PORTRAIT, "tall": PHONE_PORTRAIT_TALL, "desktop": DESKTOP}[size]
     table = make_table(viewport).open()
-    table.start("classic", "normal")
     page = table.page
-    # where the parts are (not their classes: the player's bar lights up for the first bid)
-    where = f"(a) => ({BOXES})(a).it.map((b) => [b.left, b.top, b.right, b.bottom])"
-    in_flight = f"(a) => [!!document.querySelector('#hand.deal'), ({where})(a)]"
-    for _ in range(3):  # a busy machine may let the flight end before the look
-        table.wait("#hand.deal")
-        dealing, flying = page.evaluate(in_flight, {"it": STILL_PARTS})
-        if dealing:
-            break
-        table.new_game_from_menu()
-    assert dealing
+    # The boxes taken the moment the flight starts (a wait for it could miss a short flight).
+    page.evaluate("""(parts) => {
+      const hand = document.getElementById('hand');
+      new MutationObserver((changes, observer) => {
+        if (!hand.classList.contains('deal')) return;
+        window.__flying = [...document.querySelectorAll(parts)].map((el) => {
+          const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; });
+        observer.disconnect();
+      }).observe(hand, {attributes: true, attributeFilter: ['class']});
+    }""", STILL_PARTS)
+    table.start("classic", "normal")
+    page.wait_for_function("window.__flying !== undefined")
     table.wait("#hand:not(.deal)")
-    assert page.evaluate(where, {"it": STILL_PARTS}) == flying
+    assert page.evaluate(WHERE, {"it": STILL_PARTS}) == page.evaluate("window.__flying")
 
 
 def test_a_hint_does_not_move_the_table_on_a_tall_phone(make_table):
@@ -601,13 +607,25 @@ def test_the_duel_opponents_play_keeps_off_its_panel_on_a_short_phone(make_table
                     alarmed += 1
                     table.shot("phone-portrait-360-duel-alarm")
             with table.progressing():
-                table.bid_quickly("duel") if phase == "bidding" else table.play_turn()
+                if phase == "bidding":
+                    table.bid_quickly("duel")
+                elif table.visible("pass"):  # the opponent keeps the lead and runs its hand down
+                    table.page.click("[data-ctl=pass]")
+                else:
+                    table.play_turn()
         if alarmed:
             break
         table.wait("#settle-dialog[open]")
         table.another_round()
     assert seen >= 2 and alarmed, (seen, alarmed)
     table.shot("phone-portrait-360-duel-plays")
+    # At the end the hand left over stays under the last play, not squeezed in beside it.
+    table.wait("#settle-dialog[open]")
+    table.page.click("[data-ctl=view-table]")
+    for seat in (0, 1):
+        play, left = (table.page.locator(f"#zone-{seat} {part}") for part in (".play-row", ".reveal"))
+        if play.count() and left.count():
+            assert left.bounding_box()["y"] >= play.bounding_box()["y"] + play.bounding_box()["height"] - 0.5
 
 
 @pytest.mark.parametrize("width", [320, 360, 390])

@@ -11,9 +11,9 @@ deals.  Super-hard asks the hand itself instead.  For a bid decision it
    (:mod:`dizhu.bidding`), every later bid (its own included) made by the bidding model, then
    plays the round out with the intermediate policy on every seat (:func:`bid_out`);
 4. bids the action with the best weighted mean of :meth:`SearchConfig.bid_objective`: by
-   default each deal's points shrunk to their square root with their sign, so a win counts
-   more than its stake (a rob that wins more often may double the stake) but a doubled stake
-   still counts for more.
+   default the square root of each deal's points, sign kept: a win at stake 4 counts 2, not 4,
+   so a doubled stake counts 1.4 times as much, not twice (winning more often matters more
+   than the stake, which still counts).
 
 Every action is played out in the same deals, so the actions are compared on equal terms.  Like
 the play search, the budget is counted in simulated decisions, so a bid is a deterministic

@@ -55,7 +55,7 @@ from .styles import COMPILED, NATIVE_SPECS, PRIOR, STYLES, StyleFn, compiled
 from .view import View
 
 __all__ = ["search_move", "evaluate", "play_out", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
-           "DEFAULT_BUDGET", "sample_world", "Sim"]
+           "DEFAULT_BUDGET", "sample_world", "Sim", "intermediate_seats"]
 
 #: Seconds of thinking per decision by default (one core).
 DEFAULT_BUDGET = 0.3
@@ -129,17 +129,19 @@ class SearchConfig:
     #: How much the stake weighs in the bids (:meth:`bid_objective`): 0 maximises the chance to
     #: win, 1 the expected points.  The win alone won the most games but robbed whatever the
     #: doubled stake, and lost points to a strong opponent; the points alone won fewer games
-    #: and, noisier, no more points.  The square root won more games and more points than the
-    #: model's bids against both opponents measured (same place, session 30).
+    #: and, noisier, no more points.  The square root won more games than the model's bids
+    #: against the frozen copy, and no fewer points against either opponent measured (same
+    #: place, session 30).
     bid_stake_power: float = 0.5
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
         if unknown or not any(w > 0 for w in self.prior.values()):
             raise ValueError(f"a prior over known styles with some weight is needed, not {dict(self.prior)}")
-        for name in ("win_weight", "bid_stake_power"):
-            if not 0.0 <= getattr(self, name) <= 1.0:
-                raise ValueError(f"{name} is a share between 0 and 1, not {getattr(self, name)}")
+        if not 0.0 <= self.win_weight <= 1.0:
+            raise ValueError(f"win_weight is a share between 0 and 1, not {self.win_weight}")
+        if not 0.0 <= self.bid_stake_power <= 1.0:
+            raise ValueError(f"bid_stake_power is an exponent between 0 and 1, not {self.bid_stake_power}")
         if set(self.bid_search) - set(VARIANTS):
             raise ValueError(f"bid_search names variants, not {self.bid_search}")
         if self.max_worlds < MIN_WORLDS:

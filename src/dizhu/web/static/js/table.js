@@ -67,7 +67,8 @@ function seatPanel(ds, view, seat, thinking) {
       cardBack('mini'), h('span', { class: 'n', 'aria-hidden': 'true', text: String(left) }),
       h('span', { class: 'sr-only', text: t('table.cards_left', { n: left }) })),
     h('div', { class: 'score', text: score }),
-    // Its own line across the panel: beside the card count it would not fit a narrow panel.
+    // Its own line across the panel: beside the card count it would not fit a narrow panel (the
+    // duel's one-line panel on a short phone puts it under the role instead, table.css).
     warn ? h('span', { class: 'alarm-tag', text: t(warn === 1 ? 'table.last_card' : 'table.last_two') }) : null,
     h('div', { class: 'thinking-dots', 'aria-hidden': 'true' }, h('i'), h('i'), h('i')),
   );
