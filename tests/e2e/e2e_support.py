@@ -210,6 +210,20 @@ class Table:
 
 # What a player taps: buttons, selects, inputs (a check box or radio by its whole label), links, and
 # the summaries that open a disclosure.
+# In the page: how many of ``els`` sit on each row (by their top, to the pixel).
+ROW_SIZES = """(els) => {
+  const rows = {};
+  for (const el of els) { const top = Math.round(el.getBoundingClientRect().top); rows[top] = (rows[top] || 0) + 1; }
+  return Object.values(rows);
+}"""
+
+# In the page: how many lines the text of ``el`` takes.
+TEXT_LINES = """(el) => {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+}"""
+
 SMALL_TARGETS = """(minimum) => {
   const modal = [...document.querySelectorAll('dialog[open]')].pop();
   return [...document.querySelectorAll('button, select, input, a[href], summary')]

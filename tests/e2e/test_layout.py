@@ -6,7 +6,8 @@ import pytest
 
 from dizhu.puzzles import load
 
-from .e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT, assert_big_enough, deal_where_i_bid_first, module
+from .e2e_support import (DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT, ROW_SIZES, TEXT_LINES, assert_big_enough,
+                           deal_where_i_bid_first, module)
 
 
 def become_landlord(table) -> None:
@@ -137,25 +138,20 @@ def test_phone_landscape_top_bar_results_and_duel_bubbles(make_table):
     # next card in its row starts after the index's glyphs), wrapping rather than squeezing.
     table.page.click("[data-ctl=view-table]")
     table.wait("#board .reveal .card")
-    covered, lines = table.page.evaluate("""() => {
+    covered, lines = table.page.evaluate(f"""() => {{
       const row = document.querySelector('#board .reveal-row');
       const slots = [...row.children];
       for (let i = 0; row.children.length < 17; i += 1) row.append(slots[i % slots.length].cloneNode(true));
       const cards = [...row.querySelectorAll('.card')];
-      const covered = cards.slice(0, -1).filter((card, i) => {
+      const covered = cards.slice(0, -1).filter((card, i) => {{
         const next = cards[i + 1].getBoundingClientRect(), here = card.getBoundingClientRect();
         if (Math.abs(next.top - here.top) > 1) return false;  // the next card is on the row below
         const range = document.createRange();
         range.selectNodeContents(card.querySelector('.idx'));
         return range.getBoundingClientRect().right > next.left + 0.5;
-      }).length;
-      const lines = {};
-      for (const card of cards) {
-        const top = Math.round(card.getBoundingClientRect().top);
-        lines[top] = (lines[top] || 0) + 1;
-      }
-      return [covered, Object.values(lines)];
-    }""")
+      }}).length;
+      return [covered, ({ROW_SIZES})(cards)];
+    }}""")
     assert covered == 0, covered
     # a hand that wraps splits evenly: no row of one lone card
     assert len(lines) > 1 and max(lines) - min(lines) <= 1, lines
@@ -514,8 +510,8 @@ STILL_PARTS = "#board, .me-bar, #controls, #hand-wrap"
 
 
 # Where the parts are (not their classes: the player's bar lights up for the first bid).
-WHERE = """(a) => [...document.querySelectorAll(a.it)].map((el) => {
-  const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"""
+CORNERS = "(el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+WHERE = f"(a) => [...document.querySelectorAll(a.it)].map({CORNERS})"
 
 
 @pytest.mark.parametrize("size", ["phone", "tall", "desktop"])
@@ -526,15 +522,14 @@ def test_the_table_holds_still_while_the_cards_fly_in(make_table, size):
     table = make_table(viewport).open()
     page = table.page
     # The boxes taken the moment the flight starts (a wait for it could miss a short flight).
-    page.evaluate("""(parts) => {
+    page.evaluate(f"""(parts) => {{
       const hand = document.getElementById('hand');
-      new MutationObserver((changes, observer) => {
+      new MutationObserver((changes, observer) => {{
         if (!hand.classList.contains('deal')) return;
-        window.__flying = [...document.querySelectorAll(parts)].map((el) => {
-          const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; });
+        window.__flying = [...document.querySelectorAll(parts)].map({CORNERS});
         observer.disconnect();
-      }).observe(hand, {attributes: true, attributeFilter: ['class']});
-    }""", STILL_PARTS)
+      }}).observe(hand, {{attributes: true, attributeFilter: ['class']}});
+    }}""", STILL_PARTS)
     table.start("classic", "normal")
     page.wait_for_function("window.__flying !== undefined")
     table.wait("#hand:not(.deal)")
@@ -634,9 +629,8 @@ def test_each_level_name_keeps_to_one_line_on_a_narrow_phone(make_table, width):
     for locale in ["en-US", "ja-JP", "zh-CN"]:
         table = make_table({"width": width, "height": 700}, locale=locale).open()
         table.wait("body[data-screen=start]")
-        lines = table.page.evaluate("""() => [...document.querySelectorAll('fieldset.levels .option b')].map((b) => {
-          const range = document.createRange(); range.selectNodeContents(b);
-          return [b.textContent, range.getClientRects().length]; })""")
+        lines = table.page.eval_on_selector_all(
+            "fieldset.levels .option b", f"(names) => names.map((b) => [b.textContent, ({TEXT_LINES})(b)])")
         assert len(lines) == 3 and all(n == 1 for _, n in lines), (locale, lines)
 
 

@@ -8,7 +8,7 @@ from dizhu.moves import moves_from_counts
 from dizhu.puzzles import load
 from dizhu.puzzles.grade import action_text
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT, translations
+from .e2e_support import DESKTOP, PHONE_PORTRAIT, ROW_SIZES, TEXT_LINES, translations
 
 SIZES = {"desktop": DESKTOP, "phone": PHONE_PORTRAIT}
 
@@ -141,18 +141,13 @@ def test_the_puzzle_header_and_hand_wrap_cleanly_on_a_narrow_phone(make_table, l
     table.shot(f"puzzle-duel-header-{locale}")
     back = table.page.query_selector("#pz-back")
     assert back.evaluate("e => e.getClientRects().length === 1 && e.scrollWidth <= e.clientWidth")
-    one_line = "e => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length; }"
     parts = table.page.query_selector_all("#pz-title .pz-part")
     assert len(parts) == 3
     for part in parts:
-        assert part.evaluate(one_line) == 1, part.inner_text()
+        assert part.evaluate(TEXT_LINES) == 1, part.inner_text()
     title = table.page.query_selector("#pz-title").bounding_box()
     assert title["x"] + title["width"] <= PHONE_PORTRAIT["width"]
-    lines = table.page.eval_on_selector_all(".pz-hand .pz-card", """cards => {
-      const lines = {};
-      for (const c of cards) { const top = Math.round(c.getBoundingClientRect().top); lines[top] = (lines[top] || 0) + 1; }
-      return Object.values(lines);
-    }""")
+    lines = table.page.eval_on_selector_all(".pz-hand .pz-card", ROW_SIZES)
     assert sum(lines) == 17 and len(lines) > 1 and max(lines) - min(lines) <= 1, lines
 
 
@@ -201,8 +196,7 @@ def test_the_puzzle_tiles_keep_each_part_whole_on_a_landscape_phone(make_table):
     table.wait("body[data-screen=start]")
     table.page.click("#puzzles-btn")
     table.wait("body[data-screen=puzzles][data-puzzle=list]")
-    split = table.page.evaluate("""() => [...document.querySelectorAll('.pz-item small .pz-part')].filter((part) => {
-      const range = document.createRange(); range.selectNodeContents(part);
-      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1; }).map((p) => p.textContent)""")
+    split = table.page.eval_on_selector_all(
+        ".pz-item small .pz-part", f"(parts) => parts.filter((p) => ({TEXT_LINES})(p) > 1).map((p) => p.textContent)")
     assert table.page.locator(".pz-item small .pz-part").count() > 10 and split == []
     table.shot("puzzles-list-landscape-740")
