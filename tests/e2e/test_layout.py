@@ -536,13 +536,22 @@ def test_the_table_holds_still_while_the_cards_fly_in(make_table, size):
     assert page.evaluate(WHERE, {"it": STILL_PARTS}) == page.evaluate("window.__flying")
 
 
-def test_a_hint_does_not_move_the_table_on_a_tall_phone(make_table):
-    # The status line grew for a two-line hint and pushed the plays up, and back down when it went.
-    table = make_table(PHONE_PORTRAIT_TALL).open()
-    table.start("classic", "normal")
-    table.to_my_play_turn()
+# What a hint must leave in sight: the plays to beat, the seats, the buttons and the hand.
+HINT_CLEAR_OF = {"hint": "#status .msg.over", "plays": "#zone-1 > *, #zone-2 > *", "seats": ".seat-panel",
+                 "buttons": "#controls .btn", "cards": "#hand .hcard"}
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+@pytest.mark.parametrize("variant", ["classic", "duel"])
+def test_a_hint_or_an_error_does_not_move_the_table(make_table, size, variant):
+    # The status line grew for a hint of two lines or more and pushed the plays up, and back down
+    # when it went: on a 360 x 640 phone a four-line hint took the plays' room at every press (and
+    # on a tall phone a fourth line pushed past the room kept for three). The message now lies
+    # over the prompt, which keeps its place.
+    table = make_table(SIZES[size]).open()
+    table.start(variant, "normal")
     page = table.page
-    parts = "#zone-0, #zone-1, #zone-2, #status"
+    parts = "#zone-0, #zone-1, #zone-2, #status, .me-bar, #controls"
 
     def boxes() -> list[tuple]:
         """The parts' boxes once they hold still (a play just made may still be sliding in: on a
@@ -557,21 +566,66 @@ def test_a_hint_does_not_move_the_table_on_a_tall_phone(make_table):
             page.wait_for_timeout(100)
         return last
 
-    def fits() -> bool:  # the hint within the room kept for it (its reason's length varies with the deal)
-        return page.evaluate("""() => { const s = document.querySelector('#status');
-          return s.firstElementChild.getBoundingClientRect().height <= parseFloat(getComputedStyle(s).minHeight); }""")
-
-    before = boxes()
-    compared = 0
-    for _ in range(3):
+    hinted = 0
+    for _ in range(3):  # turns: the lead, then replies with plays to beat on the table
+        if table.wait_turn_or_over() != "playing":
+            table.to_my_play_turn(variant)
+        page.evaluate(LANDED)
+        before = boxes()
+        for _ in range(2):  # the hint, and its next option
+            page.click("[data-ctl=hint]")
+            table.wait("#status.hint")
+            assert boxes() == before
+            assert_apart(table, HINT_CLEAR_OF, [("hint", p) for p in ("plays", "seats", "buttons", "cards")])
+            assert_inside(table, "#status .msg.over")
+            hinted += 1
+        table.shot(f"hint-still-{variant}-{size}")
+        page.keyboard.press("Escape")
+        table.wait("#status:not(.hint)")
+        assert boxes() == before
+        # An illegal play's reason, over the same line.
+        ids = table.hand_ids()
+        table.click_card(ids[0])
+        table.click_card(ids[-1])
+        page.click("[data-ctl=play]")
+        table.wait("#status.error")
+        assert boxes() == before
+        assert_apart(table, HINT_CLEAR_OF, [("hint", p) for p in ("plays", "seats", "buttons")])
+        page.keyboard.press("Escape")
+        # Play what the hint says, and go on to the next turn.
         page.click("[data-ctl=hint]")
         table.wait("#status.hint")
-        if fits():  # up to three lines on a 390 px phone; a rare fourth may push
-            assert boxes() == before
-            compared += 1
-    assert compared
-    page.keyboard.press("Escape")
-    assert boxes() == before
+        with table.progressing():
+            page.click("[data-ctl=play]" if page.is_enabled("[data-ctl=play]") else "[data-ctl=pass]")
+        if table.wait_turn_or_over() == "over":
+            break
+    assert hinted >= 2
+
+
+# The smallest words on the table (a seat's level, role and points, a play's kind, the round's line).
+SMALL_WORDS = """() => [...document.querySelectorAll(
+    '.seat-panel .level, .seat-panel .score, .role, .zone .kind, .info-line, .mult-why')]
+  .filter((el) => el.getClientRects().length && el.textContent.trim())
+  .map((el) => [el.className, parseFloat(getComputedStyle(el).fontSize)])"""
+
+
+def test_the_tables_small_words_are_readable_on_a_desktop(make_table):
+    # On a 1280 x 800 screen the levels, roles and kinds of play were 11 px, on a table with room to spare.
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    page = table.page
+    for _ in range(6):  # play the hint until some play has its kind on the table
+        table.to_my_play_turn()
+        if page.locator(".zone .kind").count():
+            break
+        page.click("[data-ctl=hint]")
+        table.wait("#status.hint")
+        with table.progressing():
+            page.click("[data-ctl=play]" if page.is_enabled("[data-ctl=play]") else "[data-ctl=pass]")
+    sizes = page.evaluate(SMALL_WORDS)
+    assert {name.split()[0] for name, _ in sizes} >= {"level", "score", "role", "kind", "info-line"}, sizes
+    assert min(size for _, size in sizes) >= 12, sizes
+    assert_apart(table, TABLE_PARTS, [("seats", "bubbles"), ("seats", "status")])
 
 
 # Resolves once the plays on the table have landed (their animation moves them).
@@ -632,6 +686,36 @@ def test_each_level_name_keeps_to_one_line_on_a_narrow_phone(make_table, width):
         lines = table.page.eval_on_selector_all(
             "fieldset.levels .option b", f"(names) => names.map((b) => [b.textContent, ({TEXT_LINES})(b)])")
         assert len(lines) == 3 and all(n == 1 for _, n in lines), (locale, lines)
+
+
+# In the page: the lines of the text of ``el``, as strings (characters grouped by their row).
+LINES_OF = """(el) => {
+  const lines = [];
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    for (let i = 0; i < node.textContent.length; i += 1) {
+      const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+      const r = range.getBoundingClientRect();
+      if (!r.width) continue;
+      const line = lines.find((l) => Math.abs(l.top - r.top) < 4);
+      if (line) line.text += node.textContent[i]; else lines.push({top: r.top, text: node.textContent[i]});
+    }
+  }
+  return lines.sort((a, b) => a.top - b.top).map((l) => l.text);
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 360, 390])
+def test_the_chinese_start_notes_break_only_at_their_punctuation(make_table, width):
+    # At 360 px the duel's note broke "抢地 / 主" (Chinese has no phrase breaking in the browser).
+    for locale in ["zh-CN", "zh-TW"]:
+        table = make_table({"width": width, "height": 700}, locale=locale).open()
+        table.wait("body[data-screen=start]")
+        notes = table.page.eval_on_selector_all("#start-form .option small", f"(els) => els.map({LINES_OF})")
+        assert notes, locale
+        for lines in notes:
+            assert all(line[-1] in "：，、" for line in lines[:-1]), (locale, lines)
+            assert all(len(line) > 1 for line in lines), (locale, lines)
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])

@@ -58,16 +58,23 @@ export function spokenText(node) {
 export function renderStatus(message, prompt, { myTurn = false } = {}) {
   const el = $('status');
   const kind = message ? message.kind : '';
+  const said = prompt.length ? h('span', { class: 'msg' }, ...prompt) : null;
   const content = message
-    ? h('span', { class: 'msg' }, message.kind === 'hint' ? h('b', { class: 'tag', text: t('status.hint_tag') }) : null, ...message.parts())
-    : (prompt.length ? h('span', { class: 'msg' }, ...prompt) : null);
+    ? h('span', { class: 'msg over' }, message.kind === 'hint' ? h('b', { class: 'tag', text: t('status.hint_tag') }) : null, ...message.parts())
+    : said;
   const text = content ? spokenText(content) : '';
-  const key = `${kind}|${text}`;
+  const key = `${kind}|${text}|${message && said ? spokenText(said) : ''}`;
   if (el.dataset.key === key) return;
   el.dataset.key = key;
   el.className = `status ${kind}`.trim();
   el.setAttribute('aria-live', kind === 'error' ? 'assertive' : 'off');
-  replace(el, content);
+  // A message is laid over the prompt, which keeps its place unseen: the line keeps the prompt's
+  // height, so a hint or an error, however many lines, never moves the table.
+  if (message && said) {
+    said.classList.add('held');
+    said.setAttribute('aria-hidden', 'true');
+  }
+  replace(el, message ? said : null, content);
   if (kind === 'hint' || kind === 'info' || (!message && myTurn)) {
     const live = $('announce');
     if (live && text) live.textContent = text;
