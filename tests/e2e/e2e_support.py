@@ -224,6 +224,24 @@ TEXT_LINES = """(el) => {
   return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
 }"""
 
+# In the page: the lines of the text of ``el``, as strings (a character within 6 px of a line's
+# middle is on it; characters without width, such as spaces at a break, are left out).
+LINES_OF = """(el) => {
+  const lines = [];
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    for (let i = 0; i < node.textContent.length; i += 1) {
+      const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+      const r = range.getBoundingClientRect();
+      if (!r.width) continue;
+      const middle = (r.top + r.bottom) / 2;
+      const line = lines.find((l) => Math.abs(l.middle - middle) < 6);
+      if (line) line.text += node.textContent[i]; else lines.push({middle, text: node.textContent[i]});
+    }
+  }
+  return lines.sort((a, b) => a.middle - b.middle).map((l) => l.text);
+}"""
+
 SMALL_TARGETS = """(minimum) => {
   const modal = [...document.querySelectorAll('dialog[open]')].pop();
   return [...document.querySelectorAll('button, select, input, a[href], summary')]

@@ -6,7 +6,7 @@ import pytest
 
 from dizhu.puzzles import load
 
-from .e2e_support import (DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT, ROW_SIZES, TEXT_LINES, assert_big_enough,
+from .e2e_support import (DESKTOP, LINES_OF, PHONE_LANDSCAPE, PHONE_PORTRAIT, ROW_SIZES, TEXT_LINES, assert_big_enough,
                            deal_where_i_bid_first, module)
 
 
@@ -686,23 +686,6 @@ def test_each_level_name_keeps_to_one_line_on_a_narrow_phone(make_table, width):
         lines = table.page.eval_on_selector_all(
             "fieldset.levels .option b", f"(names) => names.map((b) => [b.textContent, ({TEXT_LINES})(b)])")
         assert len(lines) == 3 and all(n == 1 for _, n in lines), (locale, lines)
-
-
-# In the page: the lines of the text of ``el``, as strings (characters grouped by their row).
-LINES_OF = """(el) => {
-  const lines = [];
-  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-    for (let i = 0; i < node.textContent.length; i += 1) {
-      const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
-      const r = range.getBoundingClientRect();
-      if (!r.width) continue;
-      const line = lines.find((l) => Math.abs(l.top - r.top) < 4);
-      if (line) line.text += node.textContent[i]; else lines.push({top: r.top, text: node.textContent[i]});
-    }
-  }
-  return lines.sort((a, b) => a.top - b.top).map((l) => l.text);
-}"""
 
 
 @pytest.mark.parametrize("width", [320, 360, 390])

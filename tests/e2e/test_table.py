@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT, assert_big_enough, translations
+from .e2e_support import DESKTOP, LINES_OF, PHONE_PORTRAIT, assert_big_enough, translations
 
 # Every score the table shows while the round is not over, as one "seat scores" string per
 # change (a MutationObserver sees each step the controller renders, thinking pauses included).
@@ -221,25 +221,13 @@ def test_the_rules_contents_are_big_enough_to_tap(make_table, size):
 
 # The blocks (paragraphs, cells, items) under ``root`` whose last line holds one character, not
 # counting punctuation: "难。" or "す。" alone on a line.
-LONE_LAST_CHARACTER = """(root) => [...document.querySelectorAll(`${root} :is(p, td, li)`)]
+LONE_LAST_CHARACTER = f"""(root) => [...document.querySelectorAll(`${{root}} :is(p, td, li)`)]
   .filter((block) => block.getClientRects().length && block.getBoundingClientRect().width > 1)
-  .map((block) => {
-    const lines = [];  // [middle, characters]: a character within 6 px of a line's middle is on it
-    const walk = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
-    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-      for (let i = 0; i < node.textContent.length; i += 1) {
-        if (/[\\s。、，．！？）」』：:,.!?)·]/.test(node.textContent[i])) continue;
-        const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
-        const r = range.getBoundingClientRect();
-        if (!r.width) continue;
-        const middle = (r.top + r.bottom) / 2;
-        const line = lines.find(([m]) => Math.abs(m - middle) < 6);
-        if (line) line[1] += node.textContent[i]; else lines.push([middle, node.textContent[i]]);
-      }
-    }
-    lines.sort((a, b) => a[0] - b[0]);
-    return lines.length > 1 && lines[lines.length - 1][1].length === 1 ? block.textContent.slice(-12) : null;
-  }).filter(Boolean)"""
+  .filter((block) => {{
+    const lines = ({LINES_OF})(block);
+    return lines.length > 1 && lines[lines.length - 1].replace(/[\\s。、，．！？）」』：:,.!?)·]/g, '').length === 1;
+  }})
+  .map((block) => block.textContent.slice(-12))"""
 
 
 @pytest.mark.parametrize("locale", ["ja-JP", "zh-CN"])
