@@ -364,6 +364,38 @@ def test_landscape_seats_stay_under_the_open_counter(make_table, viewport):
     table.shot(f"layout-landscape-{viewport['width']}-counter-seats")
 
 
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_the_prompt_keeps_off_the_players_line_with_the_counter_open_on_a_small_phone(make_table, locale):
+    # Classic on 360 x 640 with the counter open: a board about 200 px tall, and a two-line prompt
+    # ("Beat ... from Mei, or pass.") ran 8 px over the player's own line, the more so once a seat's
+    # alarm took a row of its own.
+    table = make_table(PHONE_PORTRAIT, locale=locale).open()
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    page = table.page
+    page.click("#counter-btn")
+    table.wait("#counter:not([hidden])")
+    page.evaluate(f"""async () => {{
+      const state = await {module("tablestate.js")};
+      const tbl = await {module("table.js")};
+      const status = await {module("status.js")};
+      const rules = {{players: 3, bidding: 'points', handicap: false, deck_counts: [4,4,4,4,4,4,4,4,4,4,4,4,4,1,1], undealt: 0}};
+      const ds = state.foldEvents({{rules, me: 0}}, [{{type: 'deal', first: 0, hand_sizes: [17, 17, 17]}},
+        {{type: 'landlord', seat: 2, bottom: '345', bottom_ids: [0, 4, 8], bid: 3}},
+        {{type: 'play', seat: 2, play: '3334445556', kind: 'plane_single', cards: [0, 1, 2, 4, 5, 6, 8, 9, 10, 12]}},
+        {{type: 'pass', seat: 0}},
+        {{type: 'play', seat: 1, play: '7778889994', kind: 'plane_single', cards: [16, 17, 18, 20, 21, 22, 24, 25, 26, 13]}}]);
+      ds.cardsLeft = [17, 1, 2];
+      tbl.renderTable({{view: {{totals: [12, -6, -6], level: 'normal', round_number: 12}}, ds, thinking: null, handCount: 17}});
+      status.renderStatus(null, status.promptParts(ds, true, null), {{myTurn: true}});
+    }}""")
+    assert page.evaluate(TEXT_LINES, page.query_selector("#status .msg")) >= 2
+    table.shot(f"layout-small-counter-prompt-{locale}")
+    assert_apart(table, TABLE_PARTS | {"plays": "#zone-1 > *, #zone-2 > *"},
+                 [("status", "me"), ("status", "seats"), ("status", "plays"), ("seats", "plays")])
+    assert page.locator(".seat-panel .alarm-tag").count() == 2
+
+
 @pytest.mark.parametrize("size", ["portrait", "landscape"])
 def test_a_long_hint_or_error_is_not_hidden_under_the_news_on_a_phone(make_table, size):
     # Japanese, the counter open: the hint's three lines reached up under the landlord's news,
@@ -538,7 +570,10 @@ def test_the_table_holds_still_while_the_cards_fly_in(make_table, size):
 
 # What a hint must leave in sight: the plays to beat, the seats, the buttons and the hand.
 HINT_CLEAR_OF = {"hint": "#status .msg.over", "plays": "#zone-1 > *, #zone-2 > *", "seats": ".seat-panel",
-                 "buttons": "#controls .btn", "cards": "#hand .hcard"}
+                 "buttons": "#controls .btn", "cards": "#hand .hcard", "me": "#me-info > *, #tools > *"}
+# Whether the message over the prompt reaches past the status line.
+SPILLS = """() => { const s = document.querySelector('#status');
+  return s.querySelector('.msg.over').offsetHeight > s.clientHeight + 1; }"""
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
@@ -558,8 +593,7 @@ def test_a_hint_or_an_error_does_not_move_the_table(make_table, size, variant):
         busy machine the first look caught one mid-way)."""
         last = None
         for _ in range(40):
-            now = [(b["what"], *(round(b[k]) for k in ("left", "top", "right", "bottom")))
-                   for b in page.evaluate(BOXES, {"it": parts})["it"]]
+            now = [tuple(map(round, corners)) for corners in page.evaluate(WHERE, {"it": parts})]  # seen or not
             if now == last:
                 return now
             last = now
@@ -576,8 +610,12 @@ def test_a_hint_or_an_error_does_not_move_the_table(make_table, size, variant):
             page.click("[data-ctl=hint]")
             table.wait("#status.hint")
             assert boxes() == before
-            assert_apart(table, HINT_CLEAR_OF, [("hint", p) for p in ("plays", "seats", "buttons", "cards")])
+            assert_apart(table, HINT_CLEAR_OF, [("hint", p) for p in ("plays", "seats", "buttons", "cards", "me")])
             assert_inside(table, "#status .msg.over")
+            if size == "small":  # grown down over the player's line, which steps back; only then
+                page.wait_for_function(f"({SPILLS})() === document.querySelector('#status').classList.contains('spills')")
+                assert page.eval_on_selector(".me-bar", "el => getComputedStyle(el).visibility") == \
+                    ("hidden" if page.evaluate(SPILLS) else "visible")
             hinted += 1
         table.shot(f"hint-still-{variant}-{size}")
         page.keyboard.press("Escape")

@@ -55,6 +55,21 @@ export function spokenText(node) {
  * other): errors are spoken assertively, and a hint or
  * the prompt of the player's turn goes to the one polite region, #announce.
  */
+// Whether the message laid over the prompt reaches past the line: on a short phone it then grows
+// over the player's own line, which steps back (and stays when a one-line message fits).
+let spill = null;
+function watchSpill(el, over) {
+  spill = spill || new ResizeObserver(() => {
+    const top = el.querySelector('.msg.over');
+    el.classList.toggle('spills', Boolean(top) && top.offsetHeight > el.clientHeight + 1);
+  });
+  spill.disconnect();
+  el.classList.remove('spills');
+  if (!over) return;
+  spill.observe(el);
+  spill.observe(over);
+}
+
 export function renderStatus(message, prompt, { myTurn = false } = {}) {
   const el = $('status');
   const kind = message ? message.kind : '';
@@ -75,6 +90,7 @@ export function renderStatus(message, prompt, { myTurn = false } = {}) {
     said.setAttribute('aria-hidden', 'true');
   }
   replace(el, message ? said : null, content);
+  watchSpill(el, message ? content : null);
   if (kind === 'hint' || kind === 'info' || (!message && myTurn)) {
     const live = $('announce');
     if (live && text) live.textContent = text;
