@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .e2e_support import DESKTOP, LINES_OF, PHONE_PORTRAIT, assert_big_enough, translations
+from .e2e_support import DESKTOP, LINES_OF, PHONE_PORTRAIT, assert_big_enough, module, translations
 
 # Every score the table shows while the round is not over, as one "seat scores" string per
 # change (a MutationObserver sees each step the controller renders, thinking pauses included).
@@ -183,6 +183,35 @@ def test_question_mark_opens_the_rules_once_the_round_is_over(make_table):
     table.page.keyboard.press("?")
     table.wait("#rules-dialog[open]")
     assert table.text("#rules-title") == translations("en")["rules.title"]
+
+
+def test_the_top_bar_shows_the_rounds_whole_stake_once_it_is_over(make_table):
+    # After a spring the bar still read "x2 rocket" while the results said the stake was 4; and
+    # "bombs x1" read like a multiplier beside the real one.
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    words = table.page.evaluate(f"""async () => {{
+      const state = await {module("tablestate.js")};
+      const tbl = await {module("table.js")};
+      const rules = {{players: 3, bidding: 'points', handicap: false, deck_counts: [4,4,4,4,4,4,4,4,4,4,4,4,4,1,1], undealt: 0}};
+      const events = [{{type: 'deal', first: 0, hand_sizes: [17, 17, 17]}},
+        {{type: 'landlord', seat: 0, bottom: '345', bottom_ids: [0, 4, 8], bid: 2}},
+        {{type: 'play', seat: 0, play: '3333', kind: 'bomb', cards: [0, 1, 2, 3]}}];
+      const show = (evs) => {{
+        const ds = state.foldEvents({{rules, me: 0}}, evs);
+        tbl.renderTable({{view: {{totals: [0, 0, 0], level: 'normal', round_number: 1}}, ds, thinking: null, handCount: 16}});
+        return [document.querySelector('#info .mult').textContent, document.querySelector('#info .mult-why').textContent];
+      }};
+      const during = show(events);
+      const over = show([...events, {{type: 'settle', winner: 0, landlord: 0, spring: true, anti_spring: false,
+        multiplier: 8, points: [16, -8, -8], breakdown: [], hand_ids: [[], [], []]}}]);
+      return [during, over];
+    }}""")
+    en = translations("en")
+    (during, during_why), (over, over_why) = words
+    assert during == "×4" and en["mult.bombs_now.one"].format(n=1, factor=2) in during_why, words
+    assert over == "×8" and en["mult.spring_now"] in over_why, words
 
 
 def test_the_round_shown_is_the_round_of_this_match(make_table):

@@ -124,13 +124,17 @@ export function multiplierParts(ds) {
   } else if (ds.highest > 0) parts.push(t('mult.bid_now', { n: ds.highest }));
   const bombs = ds.doublings.filter((d) => d.source === 'bomb').length;
   const rockets = ds.doublings.length - bombs;
-  if (bombs) parts.push(t('mult.bombs_now', { n: bombs }));
+  if (bombs) parts.push(t('mult.bombs_now', { n: bombs, factor: 2 ** bombs }));
   if (rockets) parts.push(t('mult.rocket_now'));
+  // Once the round is over, the spring the result counted too.
+  if (ds.result && ds.result.spring) parts.push(t('mult.spring_now'));
+  if (ds.result && ds.result.anti_spring) parts.push(t('mult.anti_spring_now'));
   return parts;
 }
 
 function info(ds, view) {
-  const mult = currentMultiplier(ds);
+  // The result's stake once the round is over (the spring is known only then).
+  const mult = ds.result ? ds.result.multiplier : currentMultiplier(ds);
   const round = view.match_round ?? view.round_number;
   const why = multiplierParts(ds).join(' · ');
   const el = $('info');
