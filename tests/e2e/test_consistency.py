@@ -77,6 +77,8 @@ SETTLE_MATCH_OVER = """async () => {
     text: body.textContent,
     another: !!body.querySelector('[data-ctl=another-round]'),
     newMatch: !!body.querySelector('[data-ctl=new-match]'),
+    primary: [...body.querySelectorAll('.btn.primary')].map((b) => b.dataset.ctl),
+    target: !!body.querySelector('.target'),
     rows: body.querySelectorAll('tr.player').length,
     handCards: body.querySelectorAll('tr.hand-line .card').length,
   };
@@ -93,6 +95,7 @@ def test_settlement_of_a_finished_match_names_the_winners(make_table, language):
     assert words["settle.anti_spring"] in seen["text"]
     assert words["mult.bomb"].replace("{name}", words["seat.1"]) in seen["text"]
     assert not seen["another"] and seen["newMatch"]  # the match is over: only a new one
+    assert seen["primary"] == ["new-match"] and not seen["target"]  # the way on, and no rule of a match won
     assert seen["rows"] == 3 and seen["handCards"] == 4  # every hand left, face up
 
 

@@ -132,8 +132,9 @@ def test_counts_agree_with_their_number(make_table):
     assert seen["line"].startswith("Heads for the handicap line: ") and "35" in seen["line"].replace(" ", "")
     # Languages without plural forms say the count the same way whatever the number.
     seen = table.page.evaluate(COUNTS, "zh-Hans")
-    assert seen["one"] == "手牌很强：1 手，1 张大牌。"
-    assert seen["cards"] == ["0 张", "1 张", "2 张"]
+    # (a number and its counter are never split by a line break: a no-break space between them)
+    assert seen["one"] == "手牌很强：1\u00a0手，1\u00a0张大牌。"
+    assert seen["cards"] == ["0\u00a0张", "1\u00a0张", "2\u00a0张"]
 
 
 # The first character of every line but the first, in each element's text as laid out.

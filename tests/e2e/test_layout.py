@@ -364,6 +364,22 @@ def test_landscape_seats_stay_under_the_open_counter(make_table, viewport):
     table.shot(f"layout-landscape-{viewport['width']}-counter-seats")
 
 
+def test_the_results_take_about_one_screen_on_a_landscape_phone(make_table):
+    # At 740 x 360 "Another round" was two screens down (548 px, under the header band, the
+    # breakdown, the scores and four other buttons, one under the other).
+    table = make_table(PHONE_LANDSCAPE).open()
+    table.start("classic", "normal")
+    table.play_round("classic")
+    table.wait("#settle-dialog[open]")
+    page = table.page
+    page.wait_for_function("() => document.querySelector('#settle-dialog').getAnimations({subtree: true}).every((a) => a.playState !== 'running')")
+    table.shot("layout-landscape-results")
+    breakdown, scores, another = (page.locator(s).bounding_box() for s in ("#settle-body .breakdown", "#settle-body .scores",
+                                                                           "[data-ctl=another-round]"))
+    assert breakdown["x"] + breakdown["width"] <= scores["x"] + 0.5, (breakdown, scores)  # side by side
+    assert another["y"] + another["height"] <= 1.3 * PHONE_LANDSCAPE["height"], another
+
+
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
 def test_the_prompt_keeps_off_the_players_line_with_the_counter_open_on_a_small_phone(make_table, locale):
     # Classic on 360 x 640 with the counter open: a board about 200 px tall, and a two-line prompt
@@ -638,6 +654,16 @@ def test_a_hint_or_an_error_does_not_move_the_table(make_table, size, variant):
         if table.wait_turn_or_over() == "over":
             break
     assert hinted >= 2
+    if size == "small" and table.wait_turn_or_over() == "playing":
+        # A message of one line stays within the line: the player's own line stays in sight.
+        page.evaluate(f"""async () => {{
+          const status = await {module("status.js")};
+          const fmt = await {module("format.js")};
+          status.renderStatus({{kind: 'error', parts: () => [fmt.playChips('33'), ' x']}}, ['x'], {{myTurn: true}});
+        }}""")
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")  # the observer's turn
+        assert page.eval_on_selector(".me-bar", "el => getComputedStyle(el).visibility") == "visible"
+        assert not page.evaluate(SPILLS)
 
 
 # The smallest words on the table (a seat's level, role and points, a play's kind, the round's line).

@@ -155,10 +155,14 @@ def test_the_puzzle_header_and_hand_wrap_cleanly_on_a_narrow_phone(make_table, l
 TABLE_ERROR = """() => {
   const probe = document.createElement('div');
   probe.className = 'status error';
-  probe.innerHTML = '<span class="msg">x</span>';
+  probe.innerHTML = '<span class="msg over">x</span>';  // a message lies over the prompt
   document.body.append(probe);
   const st = getComputedStyle(probe.firstChild);
-  const look = [st.backgroundColor, st.borderTopColor, st.borderTopStyle, st.color];
+  // its edge is an inset ring (--ring), the puzzle's a border: compared as colours
+  const ring = document.createElement('i');
+  ring.style.color = st.getPropertyValue('--ring');
+  probe.append(ring);
+  const look = [st.backgroundColor, getComputedStyle(ring).color, 'solid', st.color];
   probe.remove();
   return look;
 }"""

@@ -75,6 +75,8 @@ def test_continue_from_the_start_screen_restores_hand_and_totals(make_table):
     table.page.click("#menu-home")
     table.wait("body[data-screen=start]")
     assert table.page.is_visible("#continue-btn")
+    # Going on with the saved game is the one way forward that stands out (two gold buttons competed).
+    assert table.page.eval_on_selector_all(".start .btn.primary:not([hidden])", "els => els.map((e) => e.id)") == ["continue-btn"]
     table.reload()  # even after a reload the table comes back by itself
     table.wait("body[data-screen=table]")
     table.wait_turn_or_over()

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT, assert_big_enough, module, translations
+import re
+
+import pytest
+
+from .e2e_support import DESKTOP, PHONE_LANDSCAPE, PHONE_PORTRAIT, assert_big_enough, module, translations
 
 PHONE_LANDSCAPE_WIDE = {"width": 844, "height": 390}
 
@@ -36,7 +40,22 @@ def test_a_round_is_reviewed_with_marks_on_a_timeline_and_steps_by_keyboard(make
     assert marks.nth(0).get_attribute("aria-current") == "step"
     assert "Decision 1:" in marks.nth(0).get_attribute("aria-label")
     detail = table.text("#review .review-detail")
-    assert en["review.made"] in detail and en["review.face_up"] in detail and "% to win" in detail
+    assert en["review.made"] in detail and "% to win" in detail
+    # The face-up line names a move only when it is another than the one made (the same move
+    # named twice with two figures read as a contradiction); minus signs are true minus signs.
+    made, label, named = table.page.evaluate("""() => {
+      const detail = document.querySelector('#review .review-detail');
+      const faceup = detail.querySelector('.review-faceup');
+      const named = faceup.querySelector('b');
+      return [detail.querySelector('p:nth-child(2) b').textContent, faceup.querySelector('.review-label').textContent,
+              named && named.textContent];
+    }""")
+    if named is None:
+        assert label == en["review.face_up_same"], (label, made)
+    else:
+        assert label == en["review.face_up"] and named != made, (label, named, made)
+    assert not re.search(r"(?<![\w])-\d", detail), detail
+    assert table.page.evaluate(f"async () => (await {module('format.js')}).signed(-3, 1)") == "\u22123.0"
     table.shot("desktop-en-review")
     if count > 1:
         # ] jumps to the next decision, and the replay's step moves with it.
@@ -66,9 +85,10 @@ def test_the_review_in_japanese_on_a_phone(make_table):
     assert table.text("#review-title") == ja["review.title"]
     # On opening, the review's title and its first decision are in sight above the step buttons
     # (at 360 x 640 they were under the replay's seats and the buttons: "Review" showed the replay).
-    assert table.page.evaluate(IN_VIEW, ["#review-title", "#review .review-grade"]) == []
-    grade, nav = (table.page.locator(s).bounding_box() for s in ("#review .review-grade", ".replay-nav"))
-    assert grade["y"] + grade["height"] <= nav["y"] + 0.5, (grade, nav)
+    # The close button stays at the top edge, clear of what scrolls under it (a phone has no Esc).
+    assert table.page.evaluate(IN_VIEW, ["#review-title", "#review .review-grade", "#replay-close"]) == []
+    grade, nav, head = (table.page.locator(s).bounding_box() for s in ("#review .review-grade", ".replay-nav", ".replay-head"))
+    assert head["y"] + head["height"] <= grade["y"] + 0.5 and grade["y"] + grade["height"] <= nav["y"] + 0.5, (head, grade, nav)
     panel = table.page.locator("#review").bounding_box()
     assert panel["width"] <= PHONE_PORTRAIT["width"]
     table.shot("phone-ja-review")
@@ -83,9 +103,9 @@ def test_the_review_in_japanese_on_a_phone(make_table):
     # (it was under the replay's seats, off the screen).
     table.page.click("#review .review-mark[data-decision='1']")
     table.wait("#review .review-mark.current[data-decision='1']")
-    assert table.page.evaluate(IN_VIEW, ["#review .review-grade"]) == []
-    grade, nav = (table.page.locator(s).bounding_box() for s in ("#review .review-grade", ".replay-nav"))
-    assert grade["y"] + grade["height"] <= nav["y"] + 0.5, (grade, nav)
+    assert table.page.evaluate(IN_VIEW, ["#review .review-grade", "#replay-close"]) == []
+    grade, nav, head = (table.page.locator(s).bounding_box() for s in ("#review .review-grade", ".replay-nav", ".replay-head"))
+    assert head["y"] + head["height"] <= grade["y"] + 0.5 and grade["y"] + grade["height"] <= nav["y"] + 0.5, (head, grade, nav)
     table.shot("phone-ja-review-picked")
     assert_big_enough(table, "review")
     for language in ["zh-Hans", "zh-Hant", "en"]:
@@ -94,6 +114,8 @@ def test_the_review_in_japanese_on_a_phone(make_table):
         words = translations(language)
         assert table.text("#review-title") == words["review.title"]
         assert words["review.made"] in table.text("#review .review-detail")
+        if language.startswith("zh"):  # no space after a full-width colon ("原因： …")
+            assert "： " not in table.text("#review .review-detail"), table.text("#review .review-detail")
 
 
 # Whether each element is wholly inside the window (its box, not clipped off by a scroller).
@@ -113,10 +135,12 @@ IN_VIEW = """(selectors) => selectors.map((sel) => {
 }).filter(([, inside]) => !inside).map(([sel]) => sel)"""
 
 
-def test_the_replay_and_its_review_fit_a_landscape_phone(make_table):
+@pytest.mark.parametrize("viewport", [PHONE_LANDSCAPE_WIDE, PHONE_LANDSCAPE], ids=["844", "740"])
+def test_the_replay_and_its_review_fit_a_landscape_phone(make_table, viewport):
     # 844x390: the replay showed two of the three seats (often not the one acting), and pressing
-    # Review showed the replay alone, the review out of sight below it.
-    table = make_table(PHONE_LANDSCAPE_WIDE).open()
+    # Review showed the replay alone, the review out of sight below it. 740x360: beside the
+    # review, a seat took three lines and the player's own was cut off at the bottom.
+    table = make_table(viewport).open()
     table.start("classic", "normal")
     table.play_round("classic")
     table.page.click("[data-ctl=replay]")
@@ -131,13 +155,13 @@ def test_the_replay_and_its_review_fit_a_landscape_phone(make_table):
     table.wait("#settle-dialog[open]")
     open_review(table)
     table.shot("phone-landscape-844-review")
-    outside = table.page.evaluate(IN_VIEW, [".replay-seat.acting", "#replay-caption", ".replay-nav button", "#review-title",
+    outside = table.page.evaluate(IN_VIEW, [".replay-seat", "#replay-caption", ".replay-nav button", "#review-title",
                                            "#review .review-counts", "#review .review-mark.current", "#review .review-grade"])
     assert outside == [], outside
     if table.page.locator("#review .review-mark").count() > 1:
         table.page.keyboard.press("]")
         table.wait("#review .review-mark.current[data-decision='1']")
-        outside = table.page.evaluate(IN_VIEW, [".replay-seat.acting", "#replay-caption", "#review .review-grade"])
+        outside = table.page.evaluate(IN_VIEW, [".replay-seat", "#replay-caption", "#review .review-grade"])
         assert outside == [], outside
 
 

@@ -9,8 +9,9 @@ from .e2e_support import DESKTOP, PHONE_PORTRAIT, assert_big_enough, translation
 
 def settlement_points(table) -> tuple[list[int], list[int]]:
     """(round points, totals) read from the settlement sheet."""
-    pts = [int(x) for x in table.page.eval_on_selector_all("#settle-body .scores .pts", "els => els.map(e => e.textContent)")]
-    totals = [int(x) for x in table.page.eval_on_selector_all("#settle-body .scores .total", "els => els.map(e => e.textContent)")]
+    def read(selector: str) -> list[int]:  # figures are written with a true minus sign (U+2212)
+        return [int(x.replace("\u2212", "-")) for x in table.page.eval_on_selector_all(selector, "els => els.map(e => e.textContent)")]
+    pts, totals = read("#settle-body .scores .pts"), read("#settle-body .scores .total")
     return pts, totals
 
 
@@ -146,8 +147,18 @@ def test_a_deal_code_typed_or_linked_opens_that_deal(make_table):
     # Not a code: said at once, nothing is sent (no failed request in the console).
     typed.page.fill("#deal-input", "hello")
     typed.page.click("#deal-btn")
-    assert typed.text("#start-error") == en["start.bad_code"]
+    # ... under the field itself (at the foot of the screen, under the other buttons, a phone showed
+    # only the field's red edge), in place of its help; typing again takes it away.
+    assert typed.text("#deal-error") == en["start.bad_code"] and not typed.page.is_visible("#deal-help")
+    field, said = (typed.page.locator(s).bounding_box() for s in ("#deal-input", "#deal-error"))
+    assert 0 <= said["y"] - (field["y"] + field["height"]) < 30, (field, said)
     assert typed.page.get_attribute("#deal-input", "aria-invalid") == "true"
+    assert typed.page.get_attribute("#deal-input", "aria-describedby") == "deal-error"
+    typed.page.type("#deal-input", "!")
+    assert not typed.page.is_visible("#deal-error") and typed.page.is_visible("#deal-help")
+    assert typed.page.get_attribute("#deal-input", "aria-invalid") is None
+    typed.page.click("#deal-btn")
+    assert typed.page.is_visible("#deal-error")
     typed.page.fill("#deal-input", "  classic-e2e.typed  ")
     typed.page.click("#deal-btn")
     typed.wait("body[data-screen=table]")

@@ -3,7 +3,7 @@
 // reason keys (their {play}/{card} parameters become little card chips).
 
 import { h } from './dom.js';
-import { t, tParts } from './i18n.js';
+import { language, t, tParts } from './i18n.js';
 import { NOTATION, RANK_LABELS, ranksOfNotation, rankOf, suitOf, bodyFirst, SMALL_JOKER, BIG_JOKER } from './cards.js';
 
 // Functions that name seats or bids take `table`: the display state of
@@ -149,6 +149,7 @@ function renderParam(name, value, table) {
     case 'controls':
       return t('count.high_cards', { n: value });
     case 'handicap':
+    case 'size':
       return t('count.cards', { n: value });
     default:
       return String(value);
@@ -161,6 +162,22 @@ export function reasonParts(code, params = {}, table = PLAIN_TABLE) {
   const known = t(key) !== key;
   if (!known) return [t(`error.${code}`) !== `error.${code}` ? t(`error.${code}`) : t('error.generic')];
   return tParts(key, params, (name, value) => renderParam(name, value, table));
+}
+
+/** A figure as the player reads it: a true minus sign (U+2212), not a hyphen; with ``sign``, its
+ * plus too (+3, −6, 0); ``digits`` after the point. */
+export function figure(x, { digits = 0, sign = false } = {}) {
+  return new Intl.NumberFormat(language(), { signDisplay: sign ? 'exceptZero' : 'auto', minimumFractionDigits: digits, maximumFractionDigits: digits })
+    .format(x).replace('-', '\u2212');
+}
+
+/** A figure with its sign: +3, −6, 0. */
+export const signed = (x, digits = 0) => figure(x, { digits, sign: true });
+
+/** A label and the space after it: none after full-width punctuation ("原因：", "最佳："), where a
+ * space reads as a gap. */
+export function labelled(text) {
+  return [text, /[：、。，）]$/.test(text) ? '' : ' '];
 }
 
 /** A hint's reason (key + params) in the player's language. */

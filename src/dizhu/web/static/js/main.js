@@ -100,6 +100,8 @@ function refreshStart() {
   const saved = savedGame();
   const button = $('continue-btn');
   button.hidden = !saved;
+  // One way forward stands out: going on with the saved game when there is one.
+  $('start-btn').classList.toggle('primary', !saved);
   if (saved) {
     const info = [t(`variant.${saved.variant}`), levelName(saved.level)];
     if (game?.view && game.view.game_id === saved.gameId) {
@@ -172,13 +174,21 @@ async function startNewGame({ variant, level, dealCode = null }) {
 /** Play the deal `code` (typed, pasted or from a #deal= link) at `level`. */
 async function playDeal(text, level = setting('level')) {
   const deal = readDealCode(text);
-  if (!deal) {
-    $('deal-input').setAttribute('aria-invalid', 'true');
-    $('start-error').textContent = t('start.bad_code');
-    return false;
-  }
-  $('deal-input').removeAttribute('aria-invalid');
+  dealFault(deal ? null : t('start.bad_code'));
+  if (!deal) return false;
   return startNewGame({ variant: deal.variant, level, dealCode: deal.code });
+}
+
+/** What is wrong with the typed deal code, said under the field itself (at the foot of the
+ * screen, under the other buttons, a phone showed only the field's red edge); null: nothing. */
+function dealFault(text) {
+  const input = $('deal-input');
+  if (text) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+  $('deal-error').textContent = text || '';
+  $('deal-error').hidden = !text;
+  $('deal-help').hidden = Boolean(text);
+  input.setAttribute('aria-describedby', text ? 'deal-error' : 'deal-help');
 }
 
 /** Opened with …/#deal=<code>: offer that deal (after asking, if a match is in progress). */
@@ -535,6 +545,7 @@ async function boot() {
     e.preventDefault();
     playDeal($('deal-input').value, $('start-form').elements.level.value);
   });
+  $('deal-input').addEventListener('input', () => dealFault(null));
   window.addEventListener('hashchange', () => { openDealLink(); });
   $('continue-btn').addEventListener('click', async () => {
     const saved = savedGame();

@@ -6,7 +6,7 @@
 
 import { h, replace, svgPath, useStyle } from './dom.js';
 import { lastDealIndex } from './tablestate.js';
-import { actionLabel, hintParts } from './format.js';
+import { actionLabel, hintParts, labelled, signed } from './format.js';
 import { language, t, usePart } from './i18n.js';
 
 // The review's words and styles come with this module, not in the first load; the replay's
@@ -184,18 +184,24 @@ export class ReviewPanel {
   detail(d) {
     const table = { players: this.seating.rules.players, me: this.seating.me, rules: this.seating.rules };
     const label = (action) => actionLabel(action, { phase: d.phase, called: this.called(d), table });
-    const figure = (f) => t('review.figure', { points: signed(f.points), chance: Math.round(100 * f.win_chance) });
+    const figure = (f) => t('review.figure', { points: signed(f.points, 1), chance: Math.round(100 * f.win_chance) });
     const thresholds = this.review.thresholds;
+    const tag = (text) => { const [words, gap] = labelled(text); return [h('span', { class: 'review-label', text: words }), gap]; };
     return h('div', { class: 'review-detail', aria: { live: 'polite' } },
       h('p', { class: `review-grade grade-${d.grade}` },
         h('b', { text: t(`review.grade.${d.grade}`) }),
-        d.loss > 0 ? ` ${t('review.loss', { loss: plain(d.loss) })}` : null),
-      h('p', {}, h('span', { class: 'review-label', text: t('review.made') }), ' ', h('b', { text: label(d.made.action) }), ` — ${figure(d.made)}`),
-      d.better ? h('p', {}, h('span', { class: 'review-label', text: t('review.best') }), ' ', h('b', { text: label(d.best.action) }), ` — ${figure(d.best)}`) : null,
-      h('p', { class: 'review-why' }, h('span', { class: 'review-label', text: t('review.why') }), ' ', hintParts(d.reason.key, d.reason.params, table)),
-      h('p', { class: 'review-faceup' },
-        h('span', { class: 'review-label', text: t('review.face_up') }), ' ', h('b', { text: label(d.face_up_best.action) }),
-        ` — ${t('review.face_up_points', { points: signed(d.face_up_best.points) })}`),
+        d.loss > 0 ? ` ${t('review.loss', { loss: plain(d.loss), n: Math.round(d.loss * 100) / 100 })}` : null),
+      h('p', {}, ...tag(t('review.made')), h('b', { text: label(d.made.action) }), ` —\u00a0${figure(d.made)}`),
+      d.better ? h('p', {}, ...tag(t('review.best')), h('b', { text: label(d.best.action) }), ` —\u00a0${figure(d.best)}`) : null,
+      h('p', { class: 'review-why' }, ...tag(t('review.why')), hintParts(d.reason.key, d.reason.params, table)),
+      // Face up, the move made may be the best as well, at another figure (the true deal, not the
+      // average over deals): said so, rather than the same move named twice with two figures.
+      d.face_up_best.action === d.made.action
+        ? h('p', { class: 'review-faceup' },
+          ...tag(t('review.face_up_same')), t('review.face_up_points', { points: signed(d.face_up_best.points, 1) }))
+        : h('p', { class: 'review-faceup' },
+          ...tag(t('review.face_up')), h('b', { text: label(d.face_up_best.action) }),
+          ` —\u00a0${t('review.face_up_points', { points: signed(d.face_up_best.points, 1) })}`),
       h('details', { class: 'review-about' },
         h('summary', { text: t('review.about') }),
         h('p', { text: t('review.about_text', { inaccuracy: plain(thresholds.inaccuracy), mistake: plain(thresholds.mistake), blunder: plain(thresholds.blunder) }) })));
@@ -207,10 +213,6 @@ export class ReviewPanel {
     for (const ev of this.events.slice(this.offset, d.event)) if (ev.type === 'bid' && ev.action === 'call') called = true;
     return called;
   }
-}
-
-function signed(x) {
-  return new Intl.NumberFormat(language(), { signDisplay: 'exceptZero', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
 }
 
 function plain(x) {

@@ -4,10 +4,9 @@
 
 import { h, replace } from './dom.js';
 import { foldEvents, lastDealIndex } from './tablestate.js';
-import { seatName, saidBy, playChips, actionLabel } from './format.js';
+import { seatName, saidBy, playChips, actionLabel, signed, figure } from './format.js';
 import { t } from './i18n.js';
 
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 /**
  * The round's tricks: [{lines: [[seat, text or chips], ...]}], the bidding
@@ -73,5 +72,5 @@ export function renderRoundLog(body, { table, events, ledger }) {
             players.map((seat) => h('th', { scope: 'col', text: seatName(seat, table) })))),
           h('tbody', {}, ledger.map((round, i) => h('tr', {},
             h('th', { scope: 'row', text: String(i + 1) }),
-            players.map((seat) => h('td', { text: `${signed(round.result.points[seat])} (${round.totals[seat]})` })))))));
+            players.map((seat) => h('td', { text: `${signed(round.result.points[seat])} (${figure(round.totals[seat])})` })))))));
 }

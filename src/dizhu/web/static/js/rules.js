@@ -55,6 +55,8 @@ export const SHORTCUTS = [
   ['1 2 3 0', 'keys.bid'],
   ['C R N', 'keys.call'],
   ['?', 'keys.help'],
+  ['← → Home End', 'keys.replay'],
+  ['[ ]', 'keys.review'],
 ];
 
 function kindsTable() {

@@ -5,11 +5,10 @@
 
 import { h, replace } from './dom.js';
 import { cardRow } from './cardview.js';
-import { seatName, playChips, levelName, winnerSentence } from './format.js';
+import { seatName, playChips, levelName, winnerSentence, labelled, signed, figure } from './format.js';
 import { choices } from './dom.js';
 import { t } from './i18n.js';
 
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
 /** One line per factor of the score, in the engine's order. */
 export function breakdownLines(result, table) {
@@ -24,7 +23,7 @@ export function breakdownLines(result, table) {
         break;
       case 'bomb':
       case 'rocket':
-        lines.push([t(`mult.${entry.source}`, { name: seatName(entry.seat, table) }), ' ', playChips(entry.play), ' ×2']);
+        lines.push([...labelled(t(`mult.${entry.source}`, { name: seatName(entry.seat, table) })), playChips(entry.play), ' ×2']);
         break;
       case 'spring':
       case 'anti_spring':
@@ -60,7 +59,7 @@ export function renderSettlement(body, { view, table, result, handlers, replayLe
         h('small', { class: `role ${landlord ? 'landlord' : 'farmer'}`, text: t(landlord ? 'role.landlord' : 'role.farmer') })),
       h('td', { class: 'n-left', text: left.length ? t('table.cards_left', { n: left.length }) : t('settle.out') }),
       h('td', { class: `pts ${result.points[seat] > 0 ? 'plus' : 'minus'}`, text: signed(result.points[seat]) }),
-      h('td', { class: 'total', text: String(view.totals[seat]) })));
+      h('td', { class: 'total', text: figure(view.totals[seat]) })));
     if (left.length) {
       rows.push(h('tr', { class: 'hand-line' }, h('td', { colspan: '4' }, cardRow([...left].sort((a, b) => a - b), 'settle-row'))));
     }
@@ -85,12 +84,14 @@ export function renderSettlement(body, { view, table, result, handlers, replayLe
         h('th', { scope: 'col', text: t('settle.points') }),
         h('th', { scope: 'col', text: t('settle.total') }))),
       h('tbody', {}, rows)),
-    view.target ? h('p', { class: 'target', text: t('settle.target', { n: view.target }) }) : null,
+    // The rule of the match while it goes on; once won, the winners' line above says it all.
+    view.target && !matchOver ? h('p', { class: 'target', text: t('settle.target', { n: view.target }) }) : null,
     h('div', { class: 'row buttons' },
       h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay' }, text: t('settle.replay'), on: { click: handlers.replay } }),
       handlers.review ? h('button', { type: 'button', class: 'btn', dataset: { ctl: 'review' }, text: t('review.open'), on: { click: handlers.review } }) : null,
       h('button', { type: 'button', class: 'btn', dataset: { ctl: 'view-table' }, text: t('settle.view_table'), on: { click: handlers.close } }),
-      h('button', { type: 'button', class: 'btn', dataset: { ctl: 'new-match' }, text: t('menu.new_match'), on: { click: handlers.newMatch } }),
+      // The way on: another round, or a new match once this one is won.
+      h('button', { type: 'button', class: matchOver ? 'btn primary' : 'btn', dataset: { ctl: 'new-match' }, text: t('menu.new_match'), on: { click: handlers.newMatch } }),
       matchOver ? null : h('button', { type: 'button', class: 'btn primary', dataset: { ctl: 'another-round' }, text: t('settle.another_round'), on: { click: handlers.anotherRound } })),
     result.deal_code ? dealSection(result.deal_code, levelSelect, handlers) : null);
 }

@@ -46,15 +46,6 @@ export function spokenText(node) {
   return copy.textContent.replace(/\s+/g, ' ').trim();
 }
 
-/**
- * Show `message` ({kind: 'error'|'hint'|'info', parts}) or, without one, the
- * prompt. `parts` is a function, called at every render, so that a message
- * shown before a change of language is redrawn in the new one. The line is
- * redrawn only when its words change. It is not a live region itself (a
- * computer "thinking" is no news, and two polite regions would talk over each
- * other): errors are spoken assertively, and a hint or
- * the prompt of the player's turn goes to the one polite region, #announce.
- */
 // Whether the message laid over the prompt reaches past the line: on a short phone it then grows
 // over the player's own line, which steps back (and stays when a one-line message fits).
 let spill = null;
@@ -70,6 +61,15 @@ function watchSpill(el, over) {
   spill.observe(over);
 }
 
+/**
+ * Show `message` ({kind: 'error'|'hint'|'info', parts}) or, without one, the
+ * prompt. `parts` is a function, called at every render, so that a message
+ * shown before a change of language is redrawn in the new one. The line is
+ * redrawn only when its words change. It is not a live region itself (a
+ * computer "thinking" is no news, and two polite regions would talk over each
+ * other): errors are spoken assertively, and a hint or
+ * the prompt of the player's turn goes to the one polite region, #announce.
+ */
 export function renderStatus(message, prompt, { myTurn = false } = {}) {
   const el = $('status');
   const kind = message ? message.kind : '';
@@ -78,18 +78,27 @@ export function renderStatus(message, prompt, { myTurn = false } = {}) {
     ? h('span', { class: 'msg over' }, message.kind === 'hint' ? h('b', { class: 'tag', text: t('status.hint_tag') }) : null, ...message.parts())
     : said;
   const text = content ? spokenText(content) : '';
-  const key = `${kind}|${text}|${message && said ? spokenText(said) : ''}`;
-  if (el.dataset.key === key) return;
-  el.dataset.key = key;
-  el.className = `status ${kind}`.trim();
-  el.setAttribute('aria-live', kind === 'error' ? 'assertive' : 'off');
+  const key = `${kind}|${text}`;
   // A message is laid over the prompt, which keeps its place unseen: the line keeps the prompt's
   // height, so a hint or an error, however many lines, never moves the table.
-  if (message && said) {
+  const held = message && said ? said.textContent : '';
+  if (el.dataset.key === key && el.dataset.held === held) return;
+  el.dataset.held = held;
+  if (held) {
     said.classList.add('held');
     said.setAttribute('aria-hidden', 'true');
   }
-  replace(el, message ? said : null, content);
+  if (el.dataset.key === key) {
+    // Only the prompt under the message changed: the message stays, and is not said again.
+    const old = el.querySelector(':scope > .held');
+    if (old) old.remove();
+    if (held) el.prepend(said);
+    return;
+  }
+  el.dataset.key = key;
+  el.className = `status ${kind}`.trim();
+  el.setAttribute('aria-live', kind === 'error' ? 'assertive' : 'off');
+  replace(el, held ? said : null, content);
   watchSpill(el, message ? content : null);
   if (kind === 'hint' || kind === 'info' || (!message && myTurn)) {
     const live = $('announce');
