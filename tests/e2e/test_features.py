@@ -374,7 +374,7 @@ def test_log_ledger_records_focus_replay_and_live_regions(make_table):
     table.wait("#log-body table.ledger")
     totals = server_view(page)["totals"]
     row = page.locator("#log-body table.ledger tbody tr").all_inner_texts()
-    assert len(row) == 1 and all(f"({n})" in row[0] for n in totals), (row, totals)
+    assert len(row) == 1 and all(f"({n})".replace("-", "\u2212") in row[0] for n in totals), (row, totals)  # a true minus
     page.keyboard.press("Escape")
     # Records: one round, kept over a reload without counting it twice.
     for _ in range(2):
