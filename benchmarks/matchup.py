@@ -12,7 +12,7 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 - ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``,
   ``super-hard-norace``, ``super-hard-lean``, ``super-hard-notable``, ``super-hard-wp*``,
   ``super-hard-wide``, ``super-hard-recent10``, ``super-hard-recentall``, ``super-hard-exact15``,
-  ``super-hard-sharp``, ``super-hard-deep``, ``super-hard-told``: the
+  ``super-hard-sharp``, ``super-hard-deep``, ``super-hard-told``, ``super-hard-own*``: the
   super-hard search with one part of it on or off, to find what it is worth (same budget and seeds; ``dizhu.bots.search.SearchConfig``): ``full`` reads every other seat
   against the style mixture ``styles.PRIOR`` and weighs the worlds by it; ``nomix`` reads every
   seat as intermediate only (worlds weighed, no style mixture); ``noread`` weighs every world
@@ -34,6 +34,8 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   *told* that every other seat plays exactly as intermediate (prior intermediate alone, likelihoods
   0.999 and 0.001, the earlier rounds of a ``--series`` not read): against intermediate, the most any reading of the hidden cards from the
   other seats' play can give, since it is the true model; never a player for the site;
+  ``owngreedy``, ``owncautious``, ``ownbombs`` play the bot's own later moves in the rollouts by
+  that library style instead of intermediate (``SearchConfig.own``);
 - ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
   it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
 - ``style-greedy``, ``style-cautious``, ``style-bombs``: one style of the bots' own opponent
@@ -87,6 +89,9 @@ ABLATIONS = {
     "super-hard-bidwin": {"bid_search": ("classic", "duel"), "bid_stake_power": 0.0},
     "super-hard-bidsqrt": {"bid_search": ("classic", "duel"), "bid_stake_power": 0.5},
     "super-hard-bidcbrt": {"bid_search": ("classic", "duel"), "bid_stake_power": 0.33},
+    "super-hard-owngreedy": {"own": "greedy"},
+    "super-hard-owncautious": {"own": "cautious"},
+    "super-hard-ownbombs": {"own": "bombs"},
     "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).

@@ -362,6 +362,20 @@ def test_the_search_stops_at_its_cap_of_worlds():
         SearchConfig(max_worlds=MIN_WORLDS - 1)
 
 
+def test_the_search_plays_its_own_later_moves_by_the_style_it_is_given():
+    from dizhu.bots.search import SearchConfig, evaluate
+    from dizhu.bots.view import View
+
+    view = View.of(_blunder_position())
+    moves = [classify("R"), None, classify("J")]
+    default = evaluate(view, random.Random(3), moves, budget=0.05)
+    assert default == evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(own="intermediate"))
+    greedy = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(own="greedy"))
+    assert [e.points for e in greedy] != [e.points for e in default]  # the same worlds, played otherwise
+    with pytest.raises(ValueError, match="own"):
+        SearchConfig(own="oracle")
+
+
 def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(monkeypatch):
     import dataclasses
 

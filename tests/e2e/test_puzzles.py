@@ -68,6 +68,8 @@ def test_a_puzzle_solved_by_following_the_hints(make_table, size):
             table.wait("body[data-screen=puzzles][data-puzzle$=':1']")
     assert table.page.get_attribute("body", "data-puzzle").startswith(f"{puzzle.id}:solved:")
     assert table.page.is_visible("#pz-result.win") and table.page.is_visible("#pz-next")
+    following = table.page.locator("#pz-next").bounding_box()  # in the verdict, on the screen
+    assert following["y"] + following["height"] <= SIZES[size]["height"], following
     history = table.page.locator(".pz-history summary").bounding_box()  # the moves so far: a finger opens them
     assert history["height"] >= (44 if size == "phone" else 24), history
     table.page.click("#pz-solution")
@@ -92,7 +94,11 @@ def test_a_losing_move_fails_the_puzzle_and_shows_the_refutation(make_table, siz
     assert table.page.is_visible("#pz-result.loss")
     assert table.page.query_selector_all("#pz-result .pz-line li")
     table.shot(f"puzzle-failed-{size}")
-    table.page.click("#pz-retry")
+    # "start again" is in the verdict, on the screen: on a phone the bar under the hand was below the fold
+    again = table.page.locator("#pz-again").bounding_box()
+    assert again["y"] + again["height"] <= SIZES[size]["height"], again
+    assert not table.page.query_selector("#pz-retry")  # one such button, not two
+    table.page.click("#pz-again")
     table.wait(f"body[data-puzzle='{puzzle.id}:playing:0']")
 
 

@@ -44,7 +44,8 @@ def test_classic_round_from_start_screen_to_settlement(make_table):
     table.wait("body[data-progress^='2:']")  # the stamp starts with the round number
     assert "Round 2" in table.text("#info")
     me_total = totals[0]
-    assert f"{'+' if me_total > 0 else ''}{me_total} pts" in table.text("#me-info")
+    shown = f"+{me_total}" if me_total > 0 else str(me_total).replace("-", "\u2212")  # a true minus
+    assert f"{shown} pts" in table.text("#me-info")
 
 
 def test_duel_round(make_table):

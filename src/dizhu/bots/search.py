@@ -133,6 +133,8 @@ class SearchConfig:
     #: against the frozen copy, and no fewer points against either opponent measured (same
     #: place, session 30).
     bid_stake_power: float = 0.5
+    #: The style that plays this bot's own later moves in the rollouts.
+    own: str = "intermediate"
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -144,6 +146,8 @@ class SearchConfig:
             raise ValueError(f"bid_stake_power is an exponent between 0 and 1, not {self.bid_stake_power}")
         if set(self.bid_search) - set(VARIANTS):
             raise ValueError(f"bid_search names variants, not {self.bid_search}")
+        if self.own not in STYLES:
+            raise ValueError(f"own names a style of the library, not {self.own!r}")
         if self.max_worlds < MIN_WORLDS:
             raise ValueError(f"max_worlds must be at least {MIN_WORLDS}, not {self.max_worlds}")
 
@@ -429,6 +433,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     exact = sum(view.cards_left) <= config.exact_cards
     table = config.table_of(view)  # once per decision: the earlier rounds are the same in every world
     objective = config.objective
+    own = STYLES[config.own]
     while worlds < MIN_WORLDS or steps < steps_budget:
         if deadline is not None and time.monotonic() > deadline:
             break  # before the world's sampling and reading, which take time too
@@ -436,7 +441,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
         reading = config.reading(view, hands, rng, table)
         steps += WORLD_COST + reading.cost
         root = Sim(view, hands)
-        seats = [_own if s == me else STYLES[reading.draw(s, rng)] for s in range(view.players)]
+        seats = [own if s == me else STYLES[reading.draw(s, rng)] for s in range(view.players)]
         luck = rng.getrandbits(32)  # the same for every move: equal luck for the normal style
         solver = Solver()  # one transposition table for the moves of this world
         values: list[float] = []

@@ -131,8 +131,8 @@ function renderParam(name, value, table) {
     case 'cards':
     case 'card':
       return notationChips(value);
-    case 'kind':
-      return kindName(value);
+    case 'kind':  // inside a sentence: English writes it in lower case
+      return t(`kind.${value}.word`);
     case 'variant':
       return t(`variant.${value}`);
     case 'seat':
@@ -165,10 +165,11 @@ export function reasonParts(code, params = {}, table = PLAIN_TABLE) {
 }
 
 /** A figure as the player reads it: a true minus sign (U+2212), not a hyphen; with ``sign``, its
- * plus too (+3, −6, 0); ``digits`` after the point. */
-export function figure(x, { digits = 0, sign = false } = {}) {
-  return new Intl.NumberFormat(language(), { signDisplay: sign ? 'exceptZero' : 'auto', minimumFractionDigits: digits, maximumFractionDigits: digits })
-    .format(x).replace('-', '\u2212');
+ * plus too (+3, −6, 0); ``digits`` after the point, or up to ``upTo`` when they are not zeros. */
+export function figure(x, { digits = 0, upTo = digits, sign = false } = {}) {
+  return new Intl.NumberFormat(language(), {
+    signDisplay: sign ? 'exceptZero' : 'auto', minimumFractionDigits: digits, maximumFractionDigits: Math.max(digits, upTo),
+  }).format(x).replace('-', '\u2212');
 }
 
 /** A figure with its sign: +3, −6, 0. */

@@ -234,8 +234,8 @@ function renderBoard() {
     h('button', { type: 'button', class: 'btn', id: 'pz-pass', disabled: !canPass, text: t('puzzle.pass'), on: { click: () => send('pass') } }),
     h('button', { type: 'button', class: 'btn', id: 'pz-hint', disabled: !playing, text: t('puzzle.hint'), on: { click: hint } }),
     h('button', { type: 'button', class: 'btn', id: 'pz-solution', text: t('puzzle.solution'), on: { click: solution } }),
-    h('button', { type: 'button', class: 'btn', id: 'pz-retry', text: t('puzzle.retry'), on: { click: () => start(state.id) } }),
-    state.status === 'solved' ? h('button', { type: 'button', class: 'btn primary', id: 'pz-next', text: t('puzzle.next'), on: { click: next } }) : null);
+    // a failed puzzle says "start again" in its verdict, where a phone's eye already is
+    state.status === 'failed' ? null : h('button', { type: 'button', class: 'btn', id: 'pz-retry', text: t('puzzle.retry'), on: { click: () => start(state.id) } }));
   replace(board,
     h('p', { class: 'pz-goal', text: goalText() }),
     state.partner !== null ? h('p', { class: 'pz-note', id: 'pz-partner-note', text: t('puzzle.partner_note') }) : null,
@@ -256,13 +256,16 @@ function result() {
   if (state.status === 'solved') {
     return h('div', { class: 'pz-result win', id: 'pz-result', role: 'status' },
       h('b', { text: t('puzzle.solved') }), ' ',
-      t(state.points >= state.best ? 'puzzle.points_best' : 'puzzle.points', { n: state.points, best: state.best }));
+      t(state.points >= state.best ? 'puzzle.points_best' : 'puzzle.points', { n: state.points, best: state.best }),
+      h('div', { class: 'pz-then' }, h('button', { type: 'button', class: 'btn primary', id: 'pz-next', text: t('puzzle.next'), on: { click: next } })));
   }
   if (state.status === 'failed') {
     return h('div', { class: 'pz-result loss', id: 'pz-result', role: 'status' },
       h('b', { text: t('puzzle.failed') }), ' ', t('puzzle.failed_why'),
+      h('div', { class: 'pz-then' }, h('button', { type: 'button', class: 'btn primary', id: 'pz-again', text: t('puzzle.retry'), on: { click: () => start(state.id) } })),
+      // spaces, not margins, around "or": at a line's start a space goes, a margin stays
       state.missed?.length ? h('p', { class: 'pz-missed' }, t('puzzle.missed'), ' ',
-        state.missed.map((a, i) => [i ? h('span', { class: 'pz-or', text: t('puzzle.or') }) : null, actionChips(a)])) : null,
+        state.missed.map((a, i) => [i ? [' ', h('span', { class: 'pz-or', text: t('puzzle.or') }), ' '] : null, actionChips(a)])) : null,
       state.refutation?.length ? [h('p', { text: t('puzzle.refutation') }), lineList(state.refutation, 'pz-line')] : null);
   }
   return null;

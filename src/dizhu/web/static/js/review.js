@@ -6,8 +6,8 @@
 
 import { h, replace, svgPath, useStyle } from './dom.js';
 import { lastDealIndex } from './tablestate.js';
-import { actionLabel, hintParts, labelled, signed } from './format.js';
-import { language, t, usePart } from './i18n.js';
+import { actionLabel, figure as formatFigure, hintParts, labelled, signed } from './format.js';
+import { t, usePart } from './i18n.js';
 
 // The review's words and styles come with this module, not in the first load; the replay's
 // styles first, as review.css builds on them (this module may load before replay.js).
@@ -215,6 +215,5 @@ export class ReviewPanel {
   }
 }
 
-function plain(x) {
-  return new Intl.NumberFormat(language(), { maximumFractionDigits: 2 }).format(x);
-}
+/** A loss or a threshold: up to two decimals, none when they are zeros. */
+const plain = (x) => formatFigure(x, { upTo: 2 });

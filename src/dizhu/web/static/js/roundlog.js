@@ -7,7 +7,6 @@ import { foldEvents, lastDealIndex } from './tablestate.js';
 import { seatName, saidBy, playChips, actionLabel, signed, figure } from './format.js';
 import { t } from './i18n.js';
 
-
 /**
  * The round's tricks: [{lines: [[seat, text or chips], ...]}], the bidding
  * first. Events are those of the table so far (`shown` of them).

@@ -9,7 +9,6 @@ import { seatName, playChips, levelName, winnerSentence, labelled, signed, figur
 import { choices } from './dom.js';
 import { t } from './i18n.js';
 
-
 /** One line per factor of the score, in the engine's order. */
 export function breakdownLines(result, table) {
   const lines = [];

@@ -7,7 +7,7 @@ import { $, h, replace } from './dom.js';
 import { cardFace, cardBack, cardRow } from './cardview.js';
 import { currentMultiplier } from './tablestate.js';
 import { notationOf, playOrder } from './cards.js';
-import { actionLabel, kindName, levelName, saidBy, seatInitial, seatName, notationText, playText, relativeSeat } from './format.js';
+import { actionLabel, kindName, levelName, saidBy, seatInitial, seatName, notationText, playText, relativeSeat, signed } from './format.js';
 import { t, language } from './i18n.js';
 
 function roleBadge(ds, seat) {
@@ -25,7 +25,7 @@ function winsAt(ds, seat) {
 
 function scoreText(view, seat) {
   const total = view.totals ? view.totals[seat] : 0;
-  return t('table.points', { n: total > 0 ? `+${total}` : String(total) });
+  return t('table.points', { n: signed(total) });
 }
 
 /**
