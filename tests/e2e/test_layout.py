@@ -407,8 +407,10 @@ def test_the_prompt_keeps_off_the_players_line_with_the_counter_open_on_a_small_
     }}""")
     assert page.evaluate(TEXT_LINES, page.query_selector("#status .msg")) >= 2
     table.shot(f"layout-small-counter-prompt-{locale}")
-    assert_apart(table, TABLE_PARTS | {"plays": "#zone-1 > *, #zone-2 > *"},
-                 [("status", "me"), ("status", "seats"), ("status", "plays"), ("seats", "plays")])
+    # the player's own pass (in the middle, under the others' plays) ran over both plays
+    assert_apart(table, TABLE_PARTS | {"plays": "#zone-1 > *, #zone-2 > *", "mine": "#zone-0 > *"},
+                 [("status", "me"), ("status", "seats"), ("status", "plays"), ("seats", "plays"), ("mine", "plays"),
+                  ("mine", "status")])
     assert page.locator(".seat-panel .alarm-tag").count() == 2
 
 

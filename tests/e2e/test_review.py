@@ -161,8 +161,22 @@ def test_the_replay_and_its_review_fit_a_landscape_phone(make_table, viewport):
     if table.page.locator("#review .review-mark").count() > 1:
         table.page.keyboard.press("]")
         table.wait("#review .review-mark.current[data-decision='1']")
-        outside = table.page.evaluate(IN_VIEW, [".replay-seat", "#replay-caption", "#review .review-grade"])
+        table.shot(f"phone-landscape-{viewport['width']}-review-next")
+        outside = table.page.evaluate(IN_VIEW, [".replay-seat", "#replay-caption", "#review .review-grade",
+                                               "#review .review-mark.current"])
         assert outside == [], outside
+        # what the panel scrolled out of sight went whole: no half a row of counts at its top
+        assert table.page.evaluate(HALF_CUT, "#review") == []
+
+
+# The children of a scroller that are neither wholly in its box nor wholly out of it.
+HALF_CUT = """(sel) => {
+  const box = document.querySelector(sel).getBoundingClientRect();
+  return [...document.querySelector(sel).children].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.height > 0 && r.top < box.top - 0.5 && r.bottom > box.top + 0.5;
+  }).map((el) => el.className || el.tagName);
+}"""
 
 
 def test_the_review_leaves_the_replays_seats_whole_on_a_desktop(make_table):

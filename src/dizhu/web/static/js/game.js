@@ -192,6 +192,7 @@ export class Game {
     const over = ds.phase === 'over';
     const showCounter = !over && (always || setting('classicCounter'));
     counter.hidden = !showCounter;
+    this.ui.hand.setTight(showCounter);
     $('counter-btn').hidden = always || over;
     $('counter-btn').setAttribute('aria-pressed', setting('classicCounter') ? 'true' : 'false');
     if (showCounter) renderCounter(counter, this.view.rules, hand, ds.playedIds);

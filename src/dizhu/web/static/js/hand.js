@@ -13,6 +13,7 @@ const RATIO = 1.4;
 const MIN_STEP = 24; // px of each card left uncovered, at the very least
 const MAX_STEP_RATIO = 0.6; // never spread cards wider than this much of a card
 const ROW_SHOW = 0.78; // short screens' two rows: this much of the upper row shows above the lower
+const ROW_SHOW_TIGHT = 0.56; // ... with the counter open (a shorter board): still the whole corner index
 const TALL = 700; // px of screen height from which two rows sit apart
 const RESERVE = 20; // the hand's height is kept for this many cards (a landlord's hand)
 
@@ -106,6 +107,14 @@ export class HandView {
    * The height is the one a full hand (RESERVE cards) needs, so the buttons
    * above the hand stay put as it empties down to one row.
    */
+  /** The counter open above the table takes height from a short screen's board: two rows of
+   * cards then overlap more, so that the plays on the board keep their room. */
+  setTight(tight) {
+    if (tight === Boolean(this.tight)) return;
+    this.tight = tight;
+    this.layout();
+  }
+
   layout() {
     const cards = [...this.el.children];
     const n = cards.length;
@@ -133,7 +142,8 @@ export class HandView {
     const lift = Math.round(ch * 0.2);
     // Apart when there is room (a tall phone), else overlapping by less than the index.
     const apart = vh >= TALL;
-    const rowGap = (c) => (apart ? c * RATIO + Math.round(c * RATIO * 0.2) : c * RATIO * ROW_SHOW);
+    const show = this.tight ? ROW_SHOW_TIGHT : ROW_SHOW;
+    const rowGap = (c) => (apart ? c * RATIO + Math.round(c * RATIO * 0.2) : c * RATIO * show);
     const heightOf = (c, r) => Math.ceil(Math.round(c * RATIO * 0.2) + c * RATIO + (r - 1) * rowGap(c));
     const height = Math.max(heightOf(cw, rows), heightOf(full.cw, full.rows));
     // Fewer rows than the reserved height: the cards keep to the bottom, near the thumb.

@@ -112,7 +112,22 @@ export class ReviewPanel {
   goToStep(step) {
     this.replay.go(step);
     const detail = this.panel && this.panel.querySelector('.review-detail');
-    if (detail) detail.scrollIntoView({ block: 'nearest' });
+    if (!detail) return;
+    const panel = this.panel;
+    const timeline = panel.querySelector('.review-timeline');
+    if (!timeline || getComputedStyle(panel).overflowY !== 'auto' || panel.scrollHeight <= panel.clientHeight) {
+      detail.scrollIntoView({ block: 'nearest' });
+      return;
+    }
+    // Beside the replay the panel scrolls on its own. Scrolled just enough, it cut the title or the
+    // counts in half; it scrolls to the marks instead, what goes out of sight going whole.
+    const box = panel.getBoundingClientRect();
+    const shown = detail.getBoundingClientRect();
+    if (shown.top >= box.top && shown.bottom <= box.bottom) return;
+    const top = timeline.getBoundingClientRect().top - box.top - panel.clientTop + panel.scrollTop - 4;
+    const short = panel.clientHeight - (panel.scrollHeight - top);
+    if (short > 0) detail.style.minHeight = `${detail.offsetHeight + short}px`; // room to scroll that far
+    panel.scrollTop = top;
   }
 
   render() {
