@@ -34,8 +34,9 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   *told* that every other seat plays exactly as intermediate (prior intermediate alone, likelihoods
   0.999 and 0.001, the earlier rounds of a ``--series`` not read): against intermediate, the most any reading of the hidden cards from the
   other seats' play can give, since it is the true model; never a player for the site;
-  ``owngreedy``, ``owncautious``, ``ownbombs`` play the bot's own later moves in the rollouts by
-  that library style instead of intermediate (``SearchConfig.own``);
+  ``owngreedy``, ``owncautious``, ``ownbombs`` play the bot's own later moves in the play search's
+  rollouts by that library style instead of intermediate (``SearchConfig.own``; the bid search
+  still plays its deals out as intermediate);
 - ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
   it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
 - ``style-greedy``, ``style-cautious``, ``style-bombs``: one style of the bots' own opponent

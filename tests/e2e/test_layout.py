@@ -408,6 +408,7 @@ def test_the_prompt_keeps_off_the_players_line_with_the_counter_open_on_a_small_
     assert page.evaluate(TEXT_LINES, page.query_selector("#status .msg")) >= 2
     table.shot(f"layout-small-counter-prompt-{locale}")
     # the player's own pass (in the middle, under the others' plays) ran over both plays
+    assert page.is_visible("#zone-0 .bubble")
     assert_apart(table, TABLE_PARTS | {"plays": "#zone-1 > *, #zone-2 > *", "mine": "#zone-0 > *"},
                  [("status", "me"), ("status", "seats"), ("status", "plays"), ("seats", "plays"), ("mine", "plays"),
                   ("mine", "status")])

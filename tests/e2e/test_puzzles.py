@@ -69,7 +69,7 @@ def test_a_puzzle_solved_by_following_the_hints(make_table, size):
     assert table.page.get_attribute("body", "data-puzzle").startswith(f"{puzzle.id}:solved:")
     assert table.page.is_visible("#pz-result.win") and table.page.is_visible("#pz-next")
     following = table.page.locator("#pz-next").bounding_box()  # in the verdict, on the screen
-    assert following["y"] + following["height"] <= SIZES[size]["height"], following
+    assert 0 <= following["y"] and following["y"] + following["height"] <= SIZES[size]["height"], following
     history = table.page.locator(".pz-history summary").bounding_box()  # the moves so far: a finger opens them
     assert history["height"] >= (44 if size == "phone" else 24), history
     table.page.click("#pz-solution")
@@ -96,7 +96,8 @@ def test_a_losing_move_fails_the_puzzle_and_shows_the_refutation(make_table, siz
     table.shot(f"puzzle-failed-{size}")
     # "start again" is in the verdict, on the screen: on a phone the bar under the hand was below the fold
     again = table.page.locator("#pz-again").bounding_box()
-    assert again["y"] + again["height"] <= SIZES[size]["height"], again
+    assert 0 <= again["y"] and again["y"] + again["height"] <= SIZES[size]["height"], again
+    assert table.page.evaluate("document.activeElement.id") == "pz-again"  # the keyboard goes on from it
     assert not table.page.query_selector("#pz-retry")  # one such button, not two
     table.page.click("#pz-again")
     table.wait(f"body[data-puzzle='{puzzle.id}:playing:0']")
@@ -119,6 +120,7 @@ def test_an_illegal_play_is_explained_with_the_engines_reason(make_table):
     # the table's sentence for the engine's wrong_kind, with the trick's play in it
     english = translations("en")["reason.wrong_kind"]
     assert english.split("{play}")[1].split("{previous}")[0].strip() in said and "QQ" in said.replace(" ", "")
+    assert "(pair, 2 cards)" in said  # the kind in lower case inside the sentence
     assert table.page.get_attribute("body", "data-puzzle") == f"{puzzle.id}:playing:0"  # nothing was played
     table.shot("puzzle-illegal-phone-390")
 

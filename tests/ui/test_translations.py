@@ -106,6 +106,7 @@ def test_every_hint_reason_is_translated_with_its_parameters(dicts):
 
 def test_kinds_levels_sources_and_actions_are_translated(dicts):
     needed = [f"kind.{kind.value}" for kind in dizhu.Kind]
+    needed += [f"kind.{kind.value}.word" for kind in dizhu.Kind]  # inside a sentence (format.js)
     needed += [f"rules.kind.{kind.value}" for kind in dizhu.Kind]
     needed += [f"level.{level}" for level in dizhu.bots.LEVELS]
     needed += [f"mult.{source}" for source in ("bid", "robs", "bomb", "rocket", "spring", "anti_spring")]

@@ -527,7 +527,8 @@ def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Sol
     return _rollout(sim, me, seats, luck)
 
 
-#: This bot's own later moves in a rollout: the intermediate policy.
+#: Every seat of a deal played out by the bid search and the review: the intermediate policy (the
+#: play search takes the bot's own later moves from ``SearchConfig.own``).
 _own = STYLES["intermediate"]
 
 

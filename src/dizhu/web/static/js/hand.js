@@ -13,7 +13,8 @@ const RATIO = 1.4;
 const MIN_STEP = 24; // px of each card left uncovered, at the very least
 const MAX_STEP_RATIO = 0.6; // never spread cards wider than this much of a card
 const ROW_SHOW = 0.78; // short screens' two rows: this much of the upper row shows above the lower
-const ROW_SHOW_TIGHT = 0.56; // ... with the counter open (a shorter board): still the whole corner index
+const ROW_SHOW_TIGHT = 0.56; // ... with the counter open (a shorter board): the rank always shows, a
+// picked card of the lower row may cover the suit under it
 const TALL = 700; // px of screen height from which two rows sit apart
 const RESERVE = 20; // the hand's height is kept for this many cards (a landlord's hand)
 
@@ -28,6 +29,7 @@ export class HandView {
     this.onChange = onChange;
     this.smart = smart;
     this.run = run;
+    this.tight = false; // setTight
     this.ids = [];
     this.selected = new Set();
     this.cursor = 0;
@@ -96,6 +98,14 @@ export class HandView {
     else this.el.removeAttribute('aria-activedescendant');
   }
 
+  /** The counter open above the table takes height from a short screen's board: two rows of
+   * cards then overlap more, so that the plays on the board keep their room. */
+  setTight(tight) {
+    if (tight === this.tight) return;
+    this.tight = tight;
+    this.layout();
+  }
+
   /**
    * Size and place the cards for the space available: one row when each card
    * can keep at least MIN_STEP px visible, otherwise two rows (narrow phones
@@ -107,14 +117,6 @@ export class HandView {
    * The height is the one a full hand (RESERVE cards) needs, so the buttons
    * above the hand stay put as it empties down to one row.
    */
-  /** The counter open above the table takes height from a short screen's board: two rows of
-   * cards then overlap more, so that the plays on the board keep their room. */
-  setTight(tight) {
-    if (tight === Boolean(this.tight)) return;
-    this.tight = tight;
-    this.layout();
-  }
-
   layout() {
     const cards = [...this.el.children];
     const n = cards.length;

@@ -369,8 +369,7 @@ function wireMenu() {
   });
   $('counter-btn').addEventListener('click', () => {
     setSetting('classicCounter', !setting('classicCounter'));
-    game.render();
-    hand.layout();
+    game.render(); // lays the hand out again too (HandView.setTight)
     focusHand();
   });
   $('rules-btn').addEventListener('click', openRules);

@@ -9,7 +9,7 @@ import { $, h, replace, svgPath, useStyle } from './dom.js';
 import { t, onLanguageChange, usePart } from './i18n.js';
 import { idsForNotation, notationOf, rankOf, ranksOfNotation } from './cards.js';
 import { cardFace } from './cardview.js';
-import { playChips, reasonParts } from './format.js';
+import { labelled, playChips, reasonParts } from './format.js';
 import { savedPuzzles, savePuzzles } from './storage.js';
 
 // The screen's words and styles come with this module, not in the first load.
@@ -155,6 +155,8 @@ async function start(id, moves = []) {
   explanation = null;
   remember();
   renderBoard();
+  // the board was drawn anew: the keyboard goes on from the verdict's button, not from the page's top
+  if (state.status !== 'playing') $(state.status === 'solved' ? 'pz-next' : 'pz-again')?.focus({ preventScroll: true });
 }
 
 function remember() {
@@ -253,18 +255,19 @@ function renderBoard() {
 }
 
 function result() {
+  // the verdict is spoken (role status); its button and the line after it are not part of it
   if (state.status === 'solved') {
-    return h('div', { class: 'pz-result win', id: 'pz-result', role: 'status' },
-      h('b', { text: t('puzzle.solved') }), ' ',
-      t(state.points >= state.best ? 'puzzle.points_best' : 'puzzle.points', { n: state.points, best: state.best }),
+    return h('div', { class: 'pz-result win', id: 'pz-result' },
+      h('p', { class: 'pz-verdict', role: 'status' }, h('b', { text: t('puzzle.solved') }), ' ',
+        t(state.points >= state.best ? 'puzzle.points_best' : 'puzzle.points', { n: state.points, best: state.best })),
       h('div', { class: 'pz-then' }, h('button', { type: 'button', class: 'btn primary', id: 'pz-next', text: t('puzzle.next'), on: { click: next } })));
   }
   if (state.status === 'failed') {
-    return h('div', { class: 'pz-result loss', id: 'pz-result', role: 'status' },
-      h('b', { text: t('puzzle.failed') }), ' ', t('puzzle.failed_why'),
+    return h('div', { class: 'pz-result loss', id: 'pz-result' },
+      h('p', { class: 'pz-verdict', role: 'status' }, h('b', { text: t('puzzle.failed') }), ' ', t('puzzle.failed_why')),
       h('div', { class: 'pz-then' }, h('button', { type: 'button', class: 'btn primary', id: 'pz-again', text: t('puzzle.retry'), on: { click: () => start(state.id) } })),
       // spaces, not margins, around "or": at a line's start a space goes, a margin stays
-      state.missed?.length ? h('p', { class: 'pz-missed' }, t('puzzle.missed'), ' ',
+      state.missed?.length ? h('p', { class: 'pz-missed' }, ...labelled(t('puzzle.missed')),
         state.missed.map((a, i) => [i ? [' ', h('span', { class: 'pz-or', text: t('puzzle.or') }), ' '] : null, actionChips(a)])) : null,
       state.refutation?.length ? [h('p', { text: t('puzzle.refutation') }), lineList(state.refutation, 'pz-line')] : null);
   }
@@ -307,6 +310,8 @@ async function send(action) {
   explanation = null;
   remember();
   renderBoard();
+  // the board was drawn anew: the keyboard goes on from the verdict's button, not from the page's top
+  if (state.status !== 'playing') $(state.status === 'solved' ? 'pz-next' : 'pz-again')?.focus({ preventScroll: true });
 }
 
 function playSelected() {

@@ -114,19 +114,23 @@ export class ReviewPanel {
     const detail = this.panel && this.panel.querySelector('.review-detail');
     if (!detail) return;
     const panel = this.panel;
-    const timeline = panel.querySelector('.review-timeline');
-    if (!timeline || getComputedStyle(panel).overflowY !== 'auto' || panel.scrollHeight <= panel.clientHeight) {
+    const line = panel.querySelector('.review-line');
+    if (!line || !BESIDE.matches) {
+      panel.style.removeProperty('--room');
       detail.scrollIntoView({ block: 'nearest' });
       return;
     }
-    // Beside the replay the panel scrolls on its own. Scrolled just enough, it cut the title or the
-    // counts in half; it scrolls to the marks instead, what goes out of sight going whole.
+    // Beside the replay (a landscape phone) the panel scrolls on its own, and scrolled just enough
+    // it cut the title or the counts in half: it scrolls to the marks' line instead, what goes out
+    // of sight above going whole. The room to scroll that far is the panel's (--room), which a
+    // step's new explanation does not take away.
     const box = panel.getBoundingClientRect();
     const shown = detail.getBoundingClientRect();
     if (shown.top >= box.top && shown.bottom <= box.bottom) return;
-    const top = timeline.getBoundingClientRect().top - box.top - panel.clientTop + panel.scrollTop - 4;
-    const short = panel.clientHeight - (panel.scrollHeight - top);
-    if (short > 0) detail.style.minHeight = `${detail.offsetHeight + short}px`; // room to scroll that far
+    const top = line.getBoundingClientRect().top - box.top - panel.clientTop + panel.scrollTop;
+    const room = parseFloat(panel.style.getPropertyValue('--room')) || 0;
+    const short = panel.clientHeight - (panel.scrollHeight - room - top);
+    panel.style.setProperty('--room', `${Math.max(0, Math.ceil(short))}px`);
     panel.scrollTop = top;
   }
 
@@ -229,6 +233,9 @@ export class ReviewPanel {
     return called;
   }
 }
+
+/** The review beside the replay, scrolling on its own (review.css, landscape phones). */
+const BESIDE = window.matchMedia('(orientation: landscape) and (max-height: 500px)');
 
 /** A loss or a threshold: up to two decimals, none when they are zeros. */
 const plain = (x) => formatFigure(x, { upTo: 2 });
