@@ -376,6 +376,21 @@ def test_the_search_plays_its_own_later_moves_by_the_style_it_is_given():
         SearchConfig(own="oracle")
 
 
+def test_the_search_can_look_a_move_ahead_in_each_world():
+    from dizhu.bots.search import SearchConfig, evaluate
+    from dizhu.bots.view import View
+
+    view = View.of(_blunder_position())
+    moves = [classify("R"), None, classify("J")]
+    default = evaluate(view, random.Random(3), moves, budget=0.05)
+    ahead = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(lookahead=4))
+    assert ahead == evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(lookahead=4))
+    # each world costs several play-outs now: the same budget buys fewer worlds
+    assert ahead[0].worlds < default[0].worlds
+    with pytest.raises(ValueError, match="lookahead"):
+        SearchConfig(lookahead=-1)
+
+
 def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(monkeypatch):
     import dataclasses
 

@@ -135,6 +135,11 @@ class SearchConfig:
     bid_stake_power: float = 0.5
     #: The style that plays this bot's own later moves in the rollouts.
     own: str = "intermediate"
+    #: Look ahead at the bot's next decision in each world: its next move is the best of this
+    #: many of its shortlist, each played out in the same world (0: off, the own style plays it).
+    #: Measured in duel (benchmarks/results/README.md, session 32): 4 no better, 12 worse — the
+    #: look ahead sees the world's cards, which the bot will not, and buys fewer worlds.
+    lookahead: int = 0
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -146,6 +151,8 @@ class SearchConfig:
             raise ValueError(f"bid_stake_power is an exponent between 0 and 1, not {self.bid_stake_power}")
         if set(self.bid_search) - set(VARIANTS):
             raise ValueError(f"bid_search names variants, not {self.bid_search}")
+        if self.lookahead < 0:
+            raise ValueError(f"lookahead counts moves, not {self.lookahead}")
         if self.own not in STYLES:
             raise ValueError(f"own names a style of the library, not {self.own!r}")
         if self.max_worlds < MIN_WORLDS:
@@ -448,7 +455,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
         for i in active:
             if deadline is not None and time.monotonic() > deadline:
                 break
-            value, used = play_out(view, root, moves[i], exact, solver, seats, luck)
+            value, used = play_out(view, root, moves[i], exact, solver, seats, luck, config.lookahead)
             steps += used
             values.append(value)
         if len(values) < len(active):
@@ -508,7 +515,7 @@ def _still_in_race(active: list[int], seen: list[list[float]], weights: list[flo
 
 
 def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Solver,
-             seats: list, luck: int) -> tuple[float, int]:
+             seats: list, luck: int, lookahead: int = 0) -> tuple[float, int]:
     """What ``move`` is worth to ``view``'s seat in the world ``root``, and the simulated
     decisions it took: solved exactly when ``exact`` (``solver`` keeps its table across
     the moves of one world), else played out with each seat's policy in ``seats``."""
@@ -524,7 +531,34 @@ def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Sol
         value = solver.value(position)  # points for the side to act, bombs and spring counted
         value = value if same_side(sim.to_act, me, sim.landlord) else -value
         return value, 1 + (len(solver.table) - before) // 4
+    if lookahead:
+        return _look_ahead(sim, me, seats, luck, lookahead)
     return _rollout(sim, me, seats, luck)
+
+
+def _look_ahead(sim: Sim, me: int, seats: list, luck: int, k: int) -> tuple[float, int]:
+    """Play on to ``me``'s next decision, then the best of ``k`` moves of its shortlist, each
+    played out (a step deeper than the rollout policy, in this world as it is)."""
+    rng = random.Random(luck)
+    steps = 0
+    while sim.to_act != me:
+        steps += 1
+        winner = sim.apply(seats[sim.to_act](sim.ctx(), rng))
+        if winner is not None:
+            return sim.value(winner, me), steps
+    options, choice = _candidates(sim.ctx())
+    options = [choice] + [m for m in options if m is not choice][:k - 1]
+    best = -math.inf
+    for move in options:
+        trial = sim.copy()
+        winner = trial.apply(move)
+        if winner is not None:
+            value, used = trial.value(winner, me), 1
+        else:
+            value, used = _rollout(trial, me, seats, luck)
+        steps += used
+        best = max(best, value)
+    return best, steps
 
 
 #: Every seat of a deal played out by the bid search and the review: the intermediate policy (the
