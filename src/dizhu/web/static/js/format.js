@@ -181,6 +181,12 @@ export function labelled(text) {
   return [text, /[：、。，）]$/.test(text) ? '' : ' '];
 }
 
+/** A text after another on the same line, with the space between them: none before full-width
+ * punctuation ("緩手（平均で…）"), which brings its own gap. */
+export function spacedAfter(text) {
+  return /^[（「『【〔]/.test(text) ? text : ` ${text}`;
+}
+
 /** A hint's reason (key + params) in the player's language. */
 export function hintParts(key, params = {}, table = PLAIN_TABLE) {
   return tParts(`hint.${key}`, params, (name, value) => renderParam(name, value, table));

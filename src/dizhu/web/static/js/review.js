@@ -6,7 +6,7 @@
 
 import { h, replace, svgPath, useStyle } from './dom.js';
 import { lastDealIndex } from './tablestate.js';
-import { actionLabel, figure as formatFigure, hintParts, labelled, signed } from './format.js';
+import { actionLabel, figure as formatFigure, hintParts, labelled, signed, spacedAfter } from './format.js';
 import { t, usePart } from './i18n.js';
 
 // The review's words and styles come with this module, not in the first load; the replay's
@@ -209,9 +209,9 @@ export class ReviewPanel {
     return h('div', { class: 'review-detail', aria: { live: 'polite' } },
       h('p', { class: `review-grade grade-${d.grade}` },
         h('b', { text: t(`review.grade.${d.grade}`) }),
-        d.loss > 0 ? ` ${t('review.loss', { loss: plain(d.loss), n: Math.round(d.loss * 100) / 100 })}` : null),
-      h('p', {}, ...tag(t('review.made')), h('b', { text: label(d.made.action) }), ` —\u00a0${figure(d.made)}`),
-      d.better ? h('p', {}, ...tag(t('review.best')), h('b', { text: label(d.best.action) }), ` —\u00a0${figure(d.best)}`) : null,
+        d.loss > 0 ? spacedAfter(t('review.loss', { loss: plain(d.loss), n: Math.round(d.loss * 100) / 100 })) : null),
+      h('p', {}, ...tag(t('review.made')), h('b', { text: label(d.made.action) }), `\u00a0— ${figure(d.made)}`),
+      d.better ? h('p', {}, ...tag(t('review.best')), h('b', { text: label(d.best.action) }), `\u00a0— ${figure(d.best)}`) : null,
       h('p', { class: 'review-why' }, ...tag(t('review.why')), hintParts(d.reason.key, d.reason.params, table)),
       // Face up, the move made may be the best as well, at another figure (the true deal, not the
       // average over deals): said so, rather than the same move named twice with two figures.
@@ -220,7 +220,7 @@ export class ReviewPanel {
           ...tag(t('review.face_up_same')), t('review.face_up_points', { points: signed(d.face_up_best.points, 1) }))
         : h('p', { class: 'review-faceup' },
           ...tag(t('review.face_up')), h('b', { text: label(d.face_up_best.action) }),
-          ` —\u00a0${t('review.face_up_points', { points: signed(d.face_up_best.points, 1) })}`),
+          `\u00a0— ${t('review.face_up_points', { points: signed(d.face_up_best.points, 1) })}`),
       h('details', { class: 'review-about' },
         h('summary', { text: t('review.about') }),
         h('p', { text: t('review.about_text', { inaccuracy: plain(thresholds.inaccuracy), mistake: plain(thresholds.mistake), blunder: plain(thresholds.blunder) }) })));
