@@ -99,6 +99,7 @@ def test_a_losing_move_fails_the_puzzle_and_shows_the_refutation(make_table, siz
     assert 0 <= again["y"] and again["y"] + again["height"] <= SIZES[size]["height"], again
     assert table.page.evaluate("document.activeElement.id") == "pz-again"  # the keyboard goes on from it
     assert not table.page.query_selector("#pz-retry")  # one such button, not two
+    assert not table.page.query_selector("#pz-play, #pz-pass, #pz-hint")  # the moves' buttons went with the moves
     table.page.click("#pz-again")
     table.wait(f"body[data-puzzle='{puzzle.id}:playing:0']")
 

@@ -231,10 +231,12 @@ function renderBoard() {
       on: { click: () => { if (selected.has(id)) selected.delete(id); else selected.add(id); renderBoard(); } },
     }, cardFace(id))));
   const canPass = playing && state.legal_actions.includes('pass');
+  // once over, the moves' buttons go (greyed out, they only crowded the way on)
   const actions = h('div', { class: 'pz-actions' },
-    h('button', { type: 'button', class: 'btn primary', id: 'pz-play', disabled: !playing || !selected.size, text: t('puzzle.play'), on: { click: playSelected } }),
-    h('button', { type: 'button', class: 'btn', id: 'pz-pass', disabled: !canPass, text: t('puzzle.pass'), on: { click: () => send('pass') } }),
-    h('button', { type: 'button', class: 'btn', id: 'pz-hint', disabled: !playing, text: t('puzzle.hint'), on: { click: hint } }),
+    playing ? [
+      h('button', { type: 'button', class: 'btn primary', id: 'pz-play', disabled: !selected.size, text: t('puzzle.play'), on: { click: playSelected } }),
+      h('button', { type: 'button', class: 'btn', id: 'pz-pass', disabled: !canPass, text: t('puzzle.pass'), on: { click: () => send('pass') } }),
+      h('button', { type: 'button', class: 'btn', id: 'pz-hint', text: t('puzzle.hint'), on: { click: hint } })] : null,
     h('button', { type: 'button', class: 'btn', id: 'pz-solution', text: t('puzzle.solution'), on: { click: solution } }),
     // a failed puzzle says "start again" in its verdict, where a phone's eye already is
     state.status === 'failed' ? null : h('button', { type: 'button', class: 'btn', id: 'pz-retry', text: t('puzzle.retry'), on: { click: () => start(state.id) } }));

@@ -64,6 +64,7 @@ export function renderSettlement(body, { view, table, result, handlers, replayLe
     }
   }
   const winners = (view.winners || []).map((seat) => seatName(seat, table)).join(t('settle.and'));
+  const newMatch = (cls) => h('button', { type: 'button', class: cls, dataset: { ctl: 'new-match' }, text: t('menu.new_match'), on: { click: handlers.newMatch } });
   const levelSelect = h('select', { class: 'replay-level', aria: { label: t('settle.replay_level') } },
     choices('level').map((level) => h('option', { value: level, text: levelName(level), selected: level === (replayLevel || view.level) })));
   replace(body,
@@ -89,9 +90,12 @@ export function renderSettlement(body, { view, table, result, handlers, replayLe
       h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay' }, text: t('settle.replay'), on: { click: handlers.replay } }),
       handlers.review ? h('button', { type: 'button', class: 'btn', dataset: { ctl: 'review' }, text: t('review.open'), on: { click: handlers.review } }) : null,
       h('button', { type: 'button', class: 'btn', dataset: { ctl: 'view-table' }, text: t('settle.view_table'), on: { click: handlers.close } }),
-      // The way on: another round, or a new match once this one is won.
-      h('button', { type: 'button', class: matchOver ? 'btn primary' : 'btn', dataset: { ctl: 'new-match' }, text: t('menu.new_match'), on: { click: handlers.newMatch } }),
-      matchOver ? null : h('button', { type: 'button', class: 'btn primary', dataset: { ctl: 'another-round' }, text: t('settle.another_round'), on: { click: handlers.anotherRound } })),
+      matchOver ? null : newMatch('btn')),
+    // The way on, in a row of its own that stays at the sheet's bottom edge while the rest scrolls
+    // (on a phone it was below the fold): another round, or a new match once this one is won.
+    h('div', { class: 'row buttons way-on' },
+      matchOver ? newMatch('btn primary')
+        : h('button', { type: 'button', class: 'btn primary', dataset: { ctl: 'another-round' }, text: t('settle.another_round'), on: { click: handlers.anotherRound } })),
     result.deal_code ? dealSection(result.deal_code, levelSelect, handlers) : null);
 }
 
