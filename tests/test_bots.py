@@ -400,7 +400,7 @@ def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(mon
     view = View.of(_blunder_position())
     moves = [classify("R"), None, classify("J"), classify("8")]
 
-    def play_out(view, root, move, exact, solver, seats, luck):
+    def play_out(view, root, move, exact, solver, seats, luck, lookahead=0):
         # the big joker and the 8 always lose; pass and J win or lose by the world's luck
         if move is not None and move.text in ("R", "8"):
             return -2.0, 100
