@@ -143,3 +143,12 @@ def test_a_long_rounds_decisions_share_its_budget():
         shared = review_moment(replace(moment, of=3 * ROUND_DECISIONS), budget=0.1)
         assert shared.worlds < alone.worlds, moment.observation["phase"]
         assert review_moment(replace(moment, of=1), budget=0.1) == alone  # a short round: the whole budget
+
+
+def test_a_figure_names_a_plays_kind_as_the_table_does():
+    from dizhu.analysis import Figure
+
+    assert Figure("play 33", 1.0, 0.5).to_dict() == {"action": "play 33", "points": 1.0, "win_chance": 0.5, "kind": "pair"}
+    assert Figure("play 3334", -2.0, 0.25).to_dict()["kind"] == "trio_single"
+    assert "kind" not in Figure("pass", 0.0, 0.5).to_dict()
+    assert "kind" not in Figure("bid 3", 0.0, 0.5).to_dict()

@@ -104,7 +104,10 @@ class Figure:
     win_chance: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "points": round(self.points, 3), "win_chance": round(self.win_chance, 3)}
+        found = {"action": self.action, "points": round(self.points, 3), "win_chance": round(self.win_chance, 3)}
+        if self.action.startswith("play "):
+            found["kind"] = classify(self.action[5:]).kind.value  # named as the table names plays
+        return found
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@
 
 import { h, replace, svgPath, useStyle } from './dom.js';
 import { lastDealIndex } from './tablestate.js';
-import { actionLabel, figure as formatFigure, hintParts, labelled, signed, spacedAfter } from './format.js';
+import { actionLabel, figure as formatFigure, hintParts, kindName, labelled, signed, spacedAfter } from './format.js';
 import { t, usePart } from './i18n.js';
 
 // The review's words and styles come with this module, not in the first load; the replay's
@@ -202,7 +202,9 @@ export class ReviewPanel {
   /** What one decision was worth, the better move and why, and the face-up figure. */
   detail(d) {
     const table = { players: this.seating.rules.players, me: this.seating.me, rules: this.seating.rules };
-    const label = (action) => actionLabel(action, { phase: d.phase, called: this.called(d), table });
+    // a play with its kind, as the replay's caption names it ("Single 3", not "3")
+    const label = (f) => (f.kind ? `${kindName(f.kind)} ${actionLabel(f.action, { phase: d.phase, table })}`
+      : actionLabel(f.action, { phase: d.phase, called: this.called(d), table }));
     const figure = (f) => t('review.figure', { points: signed(f.points, 1), chance: Math.round(100 * f.win_chance) });
     const thresholds = this.review.thresholds;
     const tag = (text) => { const [words, gap] = labelled(text); return [h('span', { class: 'review-label', text: words }), gap]; };
@@ -210,8 +212,8 @@ export class ReviewPanel {
       h('p', { class: `review-grade grade-${d.grade}` },
         h('b', { text: t(`review.grade.${d.grade}`) }),
         d.loss > 0 ? spacedAfter(t('review.loss', { loss: plain(d.loss), n: Math.round(d.loss * 100) / 100 })) : null),
-      h('p', {}, ...tag(t('review.made')), h('b', { text: label(d.made.action) }), `\u00a0— ${figure(d.made)}`),
-      d.better ? h('p', {}, ...tag(t('review.best')), h('b', { text: label(d.best.action) }), `\u00a0— ${figure(d.best)}`) : null,
+      h('p', {}, ...tag(t('review.made')), h('b', { text: label(d.made) }), `\u00a0— ${figure(d.made)}`),
+      d.better ? h('p', {}, ...tag(t('review.best')), h('b', { text: label(d.best) }), `\u00a0— ${figure(d.best)}`) : null,
       h('p', { class: 'review-why' }, ...tag(t('review.why')), hintParts(d.reason.key, d.reason.params, table)),
       // Face up, the move made may be the best as well, at another figure (the true deal, not the
       // average over deals): said so, rather than the same move named twice with two figures.
@@ -219,7 +221,7 @@ export class ReviewPanel {
         ? h('p', { class: 'review-faceup' },
           ...tag(t('review.face_up_same')), t('review.face_up_points', { points: signed(d.face_up_best.points, 1) }))
         : h('p', { class: 'review-faceup' },
-          ...tag(t('review.face_up')), h('b', { text: label(d.face_up_best.action) }),
+          ...tag(t('review.face_up')), h('b', { text: label(d.face_up_best) }),
           `\u00a0— ${t('review.face_up_points', { points: signed(d.face_up_best.points, 1) })}`),
       h('details', { class: 'review-about' },
         h('summary', { text: t('review.about') }),
