@@ -725,6 +725,11 @@ def test_the_duel_opponents_play_keeps_off_its_panel_on_a_short_phone(make_table
             if phase == "playing" and table.page.locator("#zone-1 .play-row").count():
                 table.page.evaluate(LANDED)
                 assert_apart(table, parts, [("theirs", "panel"), ("theirs", "mine"), ("mine", "status")])
+                # the player's line ("You, Farmer, wins with 1 left, 17 cards, 0 pts, Your turn") keeps
+                # clear of the screen's edge: it ran 5 px over its padding, "Your turn" at the very edge
+                assert table.page.evaluate("""() => { const el = document.querySelector('#me-info');
+                  const last = el.lastElementChild.getBoundingClientRect();
+                  return el.scrollWidth <= el.clientWidth && last.right <= innerWidth - 6; }""")
                 seen += 1
                 if table.page.locator("#seat-1.alarm").count():
                     alarmed += 1
