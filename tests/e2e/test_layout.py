@@ -454,7 +454,7 @@ def test_a_long_hint_or_error_is_not_hidden_under_the_news_on_a_phone(make_table
 
 
 def test_puzzle_seat_headers_keep_the_card_count_whole_on_a_phone(make_table):
-    """A long seat name ("Your partner (computer, exact solver)") beside "7 cards" on 390 px."""
+    """A long seat name ("Farmer (computer)", "Your partner (computer)") beside "7 cards" on 390 px."""
     table = make_table(PHONE_PORTRAIT_TALL).open()
     page = table.page
     page.click("#puzzles-btn")

@@ -127,7 +127,7 @@ def test_an_illegal_play_is_explained_with_the_engines_reason(make_table):
 
 
 def test_the_seat_headers_card_count_stays_on_one_line_on_a_phone(make_table):
-    puzzle = farmer_with_partner()  # the partner's header is the longest: "Your partner (computer, exact solver)"
+    puzzle = farmer_with_partner()  # the partner's header is the longest: "Your partner (computer)"
     table = make_table(PHONE_390).open()
     open_puzzle(table, puzzle)
     table.shot("puzzle-start-phone-390")

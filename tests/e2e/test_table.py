@@ -246,6 +246,13 @@ def test_the_rules_contents_are_big_enough_to_tap(make_table, size):
     assert table.page.locator("#rules-dialog .toc a").count() >= 5
     assert_big_enough(table, "rules")
     table.shot(f"rules-{size}-contents")
+    if size == "phone":  # one row that scrolls, not seven rows before the first rule
+        toc = table.page.locator("#rules-dialog .toc").bounding_box()
+        assert toc["height"] < 70, toc
+        last = table.page.locator("#rules-dialog .toc a").last
+        last.scroll_into_view_if_needed()
+        box, toc = last.bounding_box(), table.page.locator("#rules-dialog .toc").bounding_box()
+        assert box["x"] + box["width"] <= toc["x"] + toc["width"] + 0.5  # the last section within reach
 
 
 # The blocks (paragraphs, cells, items) under ``root`` whose last line holds one character, not
