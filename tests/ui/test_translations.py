@@ -106,7 +106,8 @@ def test_every_hint_reason_is_translated_with_its_parameters(dicts):
 
 def test_kinds_levels_sources_and_actions_are_translated(dicts):
     needed = [f"kind.{kind.value}" for kind in dizhu.Kind]
-    needed += [f"kind.{kind.value}.word" for kind in dizhu.Kind]  # inside a sentence (format.js)
+    needed += ["kind.in_sentence"]  # how a kind is written inside a sentence (format.js)
+    assert {words["kind.in_sentence"] for words in dicts.values()} <= {"lower", "same"}
     needed += [f"rules.kind.{kind.value}" for kind in dizhu.Kind]
     needed += [f"level.{level}" for level in dizhu.bots.LEVELS]
     needed += [f"mult.{source}" for source in ("bid", "robs", "bomb", "rocket", "spring", "anti_spring")]

@@ -131,8 +131,8 @@ function renderParam(name, value, table) {
     case 'cards':
     case 'card':
       return notationChips(value);
-    case 'kind':  // inside a sentence: English writes it in lower case
-      return t(`kind.${value}.word`);
+    case 'kind':  // inside a sentence, as the language writes it there (English: in lower case)
+      return t('kind.in_sentence') === 'lower' ? kindName(value).toLocaleLowerCase(language()) : kindName(value);
     case 'variant':
       return t(`variant.${value}`);
     case 'seat':
