@@ -151,11 +151,16 @@ async function start(id, moves = []) {
     if (!moves.length) throw error;
     state = await call('GET', `/api/puzzles/${id}`);
   }
+  drawNew();
+}
+
+/** A new position from the server: nothing picked, no explanation, saved and drawn; once over, the
+ * keyboard goes on from the verdict's button (the board was drawn anew), not from the page's top. */
+function drawNew() {
   selected = new Set();
   explanation = null;
   remember();
   renderBoard();
-  // the board was drawn anew: the keyboard goes on from the verdict's button, not from the page's top
   if (state.status !== 'playing') $(state.status === 'solved' ? 'pz-next' : 'pz-again')?.focus({ preventScroll: true });
 }
 
@@ -308,12 +313,7 @@ async function send(action) {
     status(reasonParts(error.code, error.params), 'error');
     return;
   }
-  selected = new Set();
-  explanation = null;
-  remember();
-  renderBoard();
-  // the board was drawn anew: the keyboard goes on from the verdict's button, not from the page's top
-  if (state.status !== 'playing') $(state.status === 'solved' ? 'pz-next' : 'pz-again')?.focus({ preventScroll: true });
+  drawNew();
 }
 
 function playSelected() {
