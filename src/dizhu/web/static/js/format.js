@@ -131,7 +131,7 @@ function renderParam(name, value, table) {
     case 'cards':
     case 'card':
       return notationChips(value);
-    case 'kind':  // inside a sentence, as the language writes it there (English: in lower case)
+    case 'kind':  // as written inside a sentence
       return t('kind.in_sentence') === 'lower' ? kindName(value).toLocaleLowerCase(language()) : kindName(value);
     case 'variant':
       return t(`variant.${value}`);
@@ -164,8 +164,7 @@ export function reasonParts(code, params = {}, table = PLAIN_TABLE) {
   return tParts(key, params, (name, value) => renderParam(name, value, table));
 }
 
-/** A figure as the player reads it: a true minus sign (U+2212), not a hyphen; with ``sign``, its
- * plus too (+3, −6, 0); ``digits`` after the point, or up to ``upTo`` when they are not zeros. */
+/** A figure with a true minus (U+2212); with ``sign`` a plus too; ``digits`` decimals, up to ``upTo``. */
 export function figure(x, { digits = 0, upTo = digits, sign = false } = {}) {
   return new Intl.NumberFormat(language(), {
     signDisplay: sign ? 'exceptZero' : 'auto', minimumFractionDigits: digits, maximumFractionDigits: Math.max(digits, upTo),
@@ -181,8 +180,7 @@ export function labelled(text) {
   return [text, /[：、。，）]$/.test(text) ? '' : ' '];
 }
 
-/** A text after another on the same line, with the space between them: none before full-width
- * punctuation ("緩手（平均で…）"), which brings its own gap. */
+/** A text after another, a space between: none before full-width punctuation. */
 export function spacedAfter(text) {
   return /^[（「『【〔]/.test(text) ? text : ` ${text}`;
 }

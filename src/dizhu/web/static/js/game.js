@@ -192,7 +192,7 @@ export class Game {
     const over = ds.phase === 'over';
     const showCounter = !over && (always || setting('classicCounter'));
     counter.hidden = !showCounter;
-    // by the setting, not by the counter shown: the hand does not jump when the round ends
+    // by the setting: no jump when the round ends
     this.ui.hand.setTight(Boolean(always || setting('classicCounter')));
     $('counter-btn').hidden = always || over;
     $('counter-btn').setAttribute('aria-pressed', setting('classicCounter') ? 'true' : 'false');
