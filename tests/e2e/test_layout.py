@@ -218,7 +218,9 @@ def test_phone_portrait_rows_apart_buttons_still_and_your_turn_shown(make_table)
 SIZES = {"desktop": {"width": 1366, "height": 768}, "portrait": PHONE_PORTRAIT_TALL, "landscape": PHONE_LANDSCAPE_WIDE,
          "small": PHONE_PORTRAIT}
 
-BOXES = """(selectors) => {
+# Measured a frame later: what a resize observer sets (the status's spill) is in place, as on screen.
+BOXES = """async (selectors) => {
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const out = {};
   for (const [name, sel] of Object.entries(selectors)) {
     out[name] = [...document.querySelectorAll(sel)]
