@@ -16,6 +16,7 @@ PAGE = ('<!doctype html><html><head><link rel="stylesheet" href="css/a.css">'
         '<script type="module" src="js/main.js"></script></head>'
         '<body><a href="#top">x</a><a href="https://example.org/">y</a></body></html>')
 SCRIPT = "import { x } from './more.js';\n" + "export const y = x + 1; // a comment long enough\n" * 20
+SERVED = "import { x } from './more.js';\n" + "export const y = x + 1;\n" * 20  # its comments left out
 
 
 @pytest.fixture
@@ -83,11 +84,11 @@ def test_the_smallest_accepted_encoding_is_sent(site):
     with raw as answer:
         assert answer.headers["content-encoding"] == "gzip"
         body = b"".join(answer.iter_raw())
-    assert gzip.decompress(body).decode() == SCRIPT
+    assert gzip.decompress(body).decode() == SERVED
     with client.stream("GET", path, headers={"Accept-Encoding": "br"}) as answer:
-        assert brotli.decompress(b"".join(answer.iter_raw())).decode() == SCRIPT
+        assert brotli.decompress(b"".join(answer.iter_raw())).decode() == SERVED
     plain = client.get(path, headers={"Accept-Encoding": "identity, br;q=0"})
-    assert "content-encoding" not in plain.headers and plain.text == SCRIPT
+    assert "content-encoding" not in plain.headers and plain.text == SERVED
     # Small files are not worth it.
     assert "content-encoding" not in client.get(f"/v/{version}/js/more.js", headers={"Accept-Encoding": "br"}).headers
 
@@ -136,8 +137,9 @@ def test_the_page_s_style_sheets_come_as_one_and_the_first_script_s_imports_firs
     assert bundle.text.index("color: red") < bundle.text.index("color: blue")
     # Without the sheets' comments (a string that looks like one stays), each sheet's name kept.
     assert "why blue" not in bundle.text and "'/* kept */'" in bundle.text and "/* css/b.css */" in bundle.text
-    # The sheets themselves are still there (an old page, a direct link).
-    assert client.get(f"/v/{version}/css/b.css").status_code == 200
+    # The sheets themselves are still there (an old page, a direct link), without their comments too.
+    alone = client.get(f"/v/{version}/css/b.css")
+    assert alone.status_code == 200 and "why blue" not in alone.text and "'/* kept */'" in alone.text
     # The first script's import is asked for before the second script's.
     hints = re.findall(r'rel="modulepreload" href="/v/[0-9a-f]+/([^"]+)"', page)
     assert hints == ["js/zed.js", "js/more.js"], hints
@@ -160,3 +162,16 @@ def test_modules_for_later_come_after_the_first_screen_s_at_low_priority_with_th
     # imports, low; more.js, already asked for, not twice.
     assert hints == [("js/more.js", ""), ("js/later.js", ' fetchpriority="low"'), ("js/deep.js", ' fetchpriority="low"')]
     assert page.index("js/main.js") < page.index("js/later.js")
+
+
+def test_scripts_are_served_without_their_comments_line_for_line(site):
+    client, static = site
+    source = ("/**\n * What it is for.\n */\nexport const url = 'http://example.org/'; // an address, not a comment\n"
+              "export const re = /\\/\\//g;  /* two slashes */ export const half = (1) / 2;\n"
+              "export const text = `// kept ${'/* kept */'}`;\n")
+    (static / "js" / "more.js").write_text(source)
+    served = client.get(f"/v/{version_of(client.get('/').text)}/js/more.js").text
+    assert "What it is for" not in served and "an address" not in served and "two slashes" not in served
+    assert served.count("\n") == source.count("\n")  # a line in the console is the source's line
+    assert "'http://example.org/';\n" in served and "/\\/\\//g;" in served and "(1) / 2;" in served
+    assert "`// kept ${'/* kept */'}`" in served

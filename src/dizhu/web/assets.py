@@ -17,7 +17,9 @@ the same way, after the first screen's.
 The page's style sheets are served as one (``<folder>/bundle.css``, made of them in
 the page's order, under the same versioned prefix): on HTTP/1.1 a browser opens at
 most six connections to a host, and each request past them waits a round trip.
-Their comments, written for the people who read the sheets, stay out of the bundle.
+
+The comments of the scripts and style sheets, written for the people who read them, are left
+out of what is served (``comments.py``); the version is the hash of the files as written.
 
 Each file is compressed once (Brotli when the package is installed, gzip always)
 and the smallest encoding the browser accepts is sent. A file changed on disk is
@@ -36,6 +38,8 @@ from pathlib import Path, PurePosixPath
 
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
+
+from .comments import css_without_comments, js_without_comments
 
 try:  # Brotli is a little smaller than gzip; without the package, gzip alone
     import brotli
@@ -57,8 +61,6 @@ _LATER_MODULE = re.compile(r'[ \t]*<link rel="modulepreload" href="(?![a-z]+:|/|
 # A style sheet of ours, one per line (the page's own markup): these are served as one file.
 _STYLESHEET = re.compile(r'^[ \t]*<link rel="stylesheet" href="(?![a-z]+:|/|#)([^"]+\.css)">[ \t]*\n?', re.MULTILINE)
 BUNDLE = "bundle.css"
-# In a style sheet: a string (kept whole, whatever it holds) or a comment (dropped).
-_CSS_STRING_OR_COMMENT = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/', re.DOTALL)
 # A static import or re-export of a relative module (not a dynamic import()).
 _STATIC_IMPORT = re.compile(r'^\s*(?:import|export)\b[^;()]*?\bfrom\s*[\'"](\.{1,2}/[^\'"]+)[\'"]'
                             r'|^\s*import\s*[\'"](\.{1,2}/[^\'"]+)[\'"]', re.MULTILINE)
@@ -88,15 +90,6 @@ def static_imports(entries: list[str], sources: dict[str, bytes]) -> list[str]:
     return list(seen)
 
 
-def without_comments(css: bytes) -> bytes:
-    """A style sheet without its comments; a string that looks like one is left alone.
-
-    >>> without_comments(b'/* why */ a { content: "/* not one */"; } /* a\\nb */ b {}')
-    b' a { content: "/* not one */"; }  b {}'
-    """
-    return _CSS_STRING_OR_COMMENT.sub(lambda m: m.group(0) if m.group(0)[:1] in b"\"'" else b"", css)
-
-
 def bundle_styles(html: str, sources: dict[str, bytes]) -> tuple[str, str | None, bytes]:
     """The page with its style sheets (two or more, of one folder) replaced by their bundle:
     (page, the bundle's name or None, its contents in the page's order).
@@ -114,7 +107,7 @@ def bundle_styles(html: str, sources: dict[str, bytes]) -> tuple[str, str | None
     name = (folders.pop() / BUNDLE).as_posix()
     if name in sources:  # a file of that name would be hidden
         return html, None, b""
-    data = b"\n".join(b"/* " + sheet.encode() + b" */\n" + without_comments(sources[sheet]) for sheet in sheets)
+    data = b"\n".join(b"/* " + sheet.encode() + b" */\n" + css_without_comments(sources[sheet]) for sheet in sheets)
     first = True
 
     def one_link(match: re.Match) -> str:
@@ -212,6 +205,10 @@ class UIAssets:
             media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
             if name == "index.html":
                 data = self._rewrite(data.decode("utf-8"), version, contents).encode("utf-8")
+            elif name.endswith(".js"):
+                data = js_without_comments(data.decode("utf-8")).encode("utf-8")
+            elif name.endswith(".css") and name != bundle:
+                data = css_without_comments(data)
             if media_type.startswith("text/") or media_type in ("application/json", "image/svg+xml"):
                 media_type += "; charset=utf-8" if media_type.startswith("text/") else ""
             etag = '"' + hashlib.sha256(data).hexdigest()[:20] + '"'

@@ -99,15 +99,21 @@ export function kindName(kind) {
   return t(`kind.${kind}`);
 }
 
+/** A play named with its kind when known ("Single 3"), as the log, the table and the review write it. */
+export function playLabel(play, kind) {
+  return kind ? `${kindName(kind)} ${playText(play)}` : playText(play);
+}
+
 export function levelName(level) {
   return t(`level.${level}`);
 }
 
 /**
  * Label of an action text. In duel bidding "pass" means "no call" before
- * anyone has called and "no rob" after, so the caller says which (`called`).
+ * anyone has called and "no rob" after, so the caller says which (`called`);
+ * a play's `kind`, when given, is named before it.
  */
-export function actionLabel(action, { phase = 'playing', called = false, table = PLAIN_TABLE } = {}) {
+export function actionLabel(action, { phase = 'playing', called = false, table = PLAIN_TABLE, kind = null } = {}) {
   const text = String(action);
   if (text.startsWith('bid ')) return t('act.bid', { n: text.slice(4) });
   if (text === 'call') return t('act.call');
@@ -117,7 +123,7 @@ export function actionLabel(action, { phase = 'playing', called = false, table =
     if (table.rules.bidding === 'rob') return called ? t('act.no_rob') : t('act.no_call');
     return t('act.no_bid');
   }
-  if (text.startsWith('play ')) return playText(text.slice(5));
+  if (text.startsWith('play ')) return playLabel(text.slice(5), kind);
   return text;
 }
 
@@ -211,7 +217,7 @@ export function describeEvent(ev, { called = false, table = PLAIN_TABLE } = {}) 
     case 'bid': return `${saidBy(ev.seat, table)}${actionLabel(ev.action, { phase: 'bidding', called, table })}`;
     case 'redeal': return t('status.redeal');
     case 'landlord': return seatSentence('replay.landlord', ev.seat, table, { cards: notationText(ev.bottom) });
-    case 'play': return `${saidBy(ev.seat, table)}${kindName(ev.kind)} ${playText(ev.play)}`;
+    case 'play': return `${saidBy(ev.seat, table)}${playLabel(ev.play, ev.kind)}`;
     case 'pass': return `${saidBy(ev.seat, table)}${t('act.pass')}`;
     case 'trick': return seatSentence('replay.trick', ev.leader, table);
     case 'settle': return winnerSentence(ev.winner, table);

@@ -187,15 +187,16 @@ export class Game {
     });
     const counter = $('counter');
     const always = counterAlwaysShown(this.view.rules);
+    const chosen = Boolean(setting('classicCounter'));
     // Once the round is over the hands lie face up: a counter that still calls them unseen
     // would contradict the table.
     const over = ds.phase === 'over';
-    const showCounter = !over && (always || setting('classicCounter'));
+    const showCounter = !over && (always || chosen);
     counter.hidden = !showCounter;
     // by the setting: no jump when the round ends
-    this.ui.hand.setTight(Boolean(always || setting('classicCounter')));
+    this.ui.hand.setTight(always || chosen);
     $('counter-btn').hidden = always || over;
-    $('counter-btn').setAttribute('aria-pressed', setting('classicCounter') ? 'true' : 'false');
+    $('counter-btn').setAttribute('aria-pressed', String(chosen));
     if (showCounter) renderCounter(counter, this.view.rules, hand, ds.playedIds);
     const legal = this.legal();
     const onlyPass = legal.length === 1 && legal[0] === 'pass';

@@ -6,7 +6,7 @@
 
 import { h, replace, svgPath, useStyle } from './dom.js';
 import { lastDealIndex } from './tablestate.js';
-import { actionLabel, figure as formatFigure, hintParts, kindName, labelled, signed, spacedAfter } from './format.js';
+import { actionLabel, figure as formatFigure, hintParts, labelled, signed, spacedAfter } from './format.js';
 import { t, usePart } from './i18n.js';
 
 // The review's words and styles come with this module, not in the first load; the replay's
@@ -203,8 +203,7 @@ export class ReviewPanel {
   detail(d) {
     const table = { players: this.seating.rules.players, me: this.seating.me, rules: this.seating.rules };
     // a play with its kind, as the replay's caption names it ("Single 3", not "3")
-    const label = (f) => (f.kind ? `${kindName(f.kind)} ${actionLabel(f.action, { phase: d.phase, table })}`
-      : actionLabel(f.action, { phase: d.phase, called: this.called(d), table }));
+    const label = (f) => actionLabel(f.action, { phase: d.phase, called: this.called(d), table, kind: f.kind });
     const figure = (f) => t('review.figure', { points: signed(f.points, 1), chance: Math.round(100 * f.win_chance) });
     const thresholds = this.review.thresholds;
     const tag = (text) => { const [words, gap] = labelled(text); return [h('span', { class: 'review-label', text: words }), gap]; };

@@ -7,7 +7,7 @@ import { $, h, replace } from './dom.js';
 import { cardFace, cardBack, cardRow } from './cardview.js';
 import { currentMultiplier } from './tablestate.js';
 import { notationOf, playOrder } from './cards.js';
-import { actionLabel, kindName, levelName, saidBy, seatInitial, seatName, notationText, playText, relativeSeat, signed } from './format.js';
+import { actionLabel, kindName, levelName, playLabel, saidBy, seatInitial, seatName, notationText, relativeSeat, signed } from './format.js';
 import { t, language } from './i18n.js';
 
 function roleBadge(ds, seat) {
@@ -106,7 +106,7 @@ function zone(ds, seat) {
   }
   el.setAttribute('role', 'group');
   if (act.type === 'play') {
-    const label = `${saidBy(seat, ds)}${kindName(act.kind)} ${playText(act.play)}`;
+    const label = `${saidBy(seat, ds)}${playLabel(act.play, act.kind)}`;
     replace(el, cardRow(playOrder(act.cards), 'play-row'), h('span', { class: 'kind', text: kindName(act.kind) }), reveal);
     el.setAttribute('aria-label', label);
   } else {
