@@ -379,11 +379,13 @@ def test_the_results_way_on_is_on_screen_on_a_phone(make_table, size):
     page = table.page
     page.wait_for_function("() => document.querySelector('#settle-dialog').getAnimations({subtree: true}).every((a) => a.playState !== 'running')")
     table.shot(f"layout-{size}-results")
-    another = page.locator("[data-ctl=another-round]").bounding_box()
-    assert 0 <= another["y"] and another["y"] + another["height"] <= viewport["height"], another
-    # on top of whatever scrolls under it, not under it
-    assert page.evaluate("""() => { const b = document.querySelector('[data-ctl=another-round]').getBoundingClientRect();
-      return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2).closest('[data-ctl=another-round]') !== null; }""")
+    # On a landscape phone the other four buttons too: they were under the way on's bar, unseen.
+    for ctl in ["another-round"] + (["replay", "review", "view-table", "new-match"] if size == "landscape" else []):
+        button = page.locator(f"[data-ctl={ctl}]").bounding_box()
+        assert 0 <= button["y"] and button["y"] + button["height"] <= viewport["height"], (ctl, button)
+        # on top of whatever scrolls under it, not under it
+        assert page.evaluate("""(ctl) => { const b = document.querySelector(`[data-ctl=${ctl}]`).getBoundingClientRect();
+          return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2).closest(`[data-ctl=${ctl}]`) !== null; }""", ctl), ctl
     if size == "landscape":
         breakdown, scores = (page.locator(s).bounding_box() for s in ("#settle-body .breakdown", "#settle-body .scores"))
         assert breakdown["x"] + breakdown["width"] <= scores["x"] + 0.5, (breakdown, scores)  # side by side

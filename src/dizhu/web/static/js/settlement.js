@@ -86,16 +86,18 @@ export function renderSettlement(body, { view, table, result, handlers, replayLe
       h('tbody', {}, rows)),
     // The rule of the match while it goes on; once won, the winners' line above says it all.
     view.target && !matchOver ? h('p', { class: 'target', text: t('settle.target', { n: view.target }) }) : null,
-    h('div', { class: 'row buttons' },
-      h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay' }, text: t('settle.replay'), on: { click: handlers.replay } }),
-      handlers.review ? h('button', { type: 'button', class: 'btn', dataset: { ctl: 'review' }, text: t('review.open'), on: { click: handlers.review } }) : null,
-      h('button', { type: 'button', class: 'btn', dataset: { ctl: 'view-table' }, text: t('settle.view_table'), on: { click: handlers.close } }),
-      matchOver ? null : newMatch('btn')),
     // The way on, in a row of its own that stays at the sheet's bottom edge while the rest scrolls
-    // (on a phone it was below the fold): another round, or a new match once this one is won.
-    h('div', { class: 'row buttons way-on' },
-      matchOver ? newMatch('btn primary')
-        : h('button', { type: 'button', class: 'btn primary', dataset: { ctl: 'another-round' }, text: t('settle.another_round'), on: { click: handlers.anotherRound } })),
+    // (on a phone it was below the fold): another round, or a new match once this one is won. On a
+    // landscape phone the other buttons join it there (screens.css).
+    h('div', { class: 'settle-foot' },
+      h('div', { class: 'row buttons' },
+        h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay' }, text: t('settle.replay'), on: { click: handlers.replay } }),
+        handlers.review ? h('button', { type: 'button', class: 'btn', dataset: { ctl: 'review' }, text: t('review.open'), on: { click: handlers.review } }) : null,
+        h('button', { type: 'button', class: 'btn', dataset: { ctl: 'view-table' }, text: t('settle.view_table'), on: { click: handlers.close } }),
+        matchOver ? null : newMatch('btn')),
+      h('div', { class: 'row buttons way-on' },
+        matchOver ? newMatch('btn primary')
+          : h('button', { type: 'button', class: 'btn primary', dataset: { ctl: 'another-round' }, text: t('settle.another_round'), on: { click: handlers.anotherRound } }))),
     result.deal_code ? dealSection(result.deal_code, levelSelect, handlers) : null);
 }
 
