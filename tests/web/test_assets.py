@@ -175,3 +175,10 @@ def test_scripts_are_served_without_their_comments_line_for_line(site):
     assert served.count("\n") == source.count("\n")  # a line in the console is the source's line
     assert "'http://example.org/';\n" in served and "/\\/\\//g;" in served and "(1) / 2;" in served
     assert "`// kept ${'/* kept */'}`" in served
+    # The version is that of what is served: a comment edited alone keeps it (the cached copies
+    # are still right), a change to the code moves it.
+    version = version_of(client.get("/").text)
+    (static / "js" / "more.js").write_text(source.replace("What it is for", "What it is for, said at more length"))
+    assert version_of(client.get("/").text) == version
+    (static / "js" / "more.js").write_text(source.replace("(1) / 2", "(1) / 3"))
+    assert version_of(client.get("/").text) != version

@@ -19,7 +19,7 @@ the page's order, under the same versioned prefix): on HTTP/1.1 a browser opens 
 most six connections to a host, and each request past them waits a round trip.
 
 The comments of the scripts and style sheets, written for the people who read them, are left
-out of what is served (``comments.py``); the version is the hash of the files as written.
+out of what is served (``comments.py``); the version is the hash of the files as served.
 
 Each file is compressed once (Brotli when the package is installed, gzip always)
 and the smallest encoding the browser accepts is sent. A file changed on disk is
@@ -127,6 +127,15 @@ class _File:
     encodings: dict[str, bytes] = field(default_factory=dict)  # "identity", "br", "gzip"
 
 
+def _served(name: str, data: bytes) -> bytes:
+    """A file as it is served: a script or a style sheet without its comments."""
+    if name.endswith(".js"):
+        return js_without_comments(data.decode("utf-8")).encode("utf-8")
+    if name.endswith(".css"):
+        return css_without_comments(data)
+    return data
+
+
 def _compressed(data: bytes, media_type: str) -> dict[str, bytes]:
     encodings = {"identity": data}
     if len(data) >= _MIN_COMPRESS and media_type.startswith(_COMPRESSIBLE):
@@ -191,7 +200,9 @@ class UIAssets:
             return
         contents: dict[str, bytes] = {}
         for rel, _, _ in signature:
-            contents[PurePosixPath(Path(rel).as_posix()).as_posix()] = (self.directory / rel).read_bytes()
+            name = PurePosixPath(Path(rel).as_posix()).as_posix()
+            contents[name] = _served(name, (self.directory / rel).read_bytes())
+        # The version is that of what is served: a comment edited alone leaves the cached files good.
         tree = hashlib.sha256()
         for name in sorted(contents):
             tree.update(name.encode() + b"\0" + hashlib.sha256(contents[name]).digest())
@@ -205,10 +216,6 @@ class UIAssets:
             media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
             if name == "index.html":
                 data = self._rewrite(data.decode("utf-8"), version, contents).encode("utf-8")
-            elif name.endswith(".js"):
-                data = js_without_comments(data.decode("utf-8")).encode("utf-8")
-            elif name.endswith(".css") and name != bundle:
-                data = css_without_comments(data)
             if media_type.startswith("text/") or media_type in ("application/json", "image/svg+xml"):
                 media_type += "; charset=utf-8" if media_type.startswith("text/") else ""
             etag = '"' + hashlib.sha256(data).hexdigest()[:20] + '"'

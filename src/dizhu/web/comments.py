@@ -9,7 +9,10 @@ JavaScript is scanned, not matched with one pattern: a ``//`` may sit inside a s
 template literal (and the code inside its ``${…}``), or a regular expression, and those are
 kept whole. A ``/`` starts a regular expression where a value is expected (after an operator,
 an opening bracket, a comma, a keyword such as ``return``) and is a division after a value
-(a name, a number, a closing bracket).
+(a name, a number, a closing bracket, ``++`` or ``--``). After ``)`` or ``}`` the language itself
+needs the parse to tell (``if (x) /re/.test(s)`` starts a regular expression): the scanner takes a
+division there, so such a statement should start otherwise (it does nowhere in the UI's scripts; a
+wrong guess leaves a string unterminated, a syntax error every browser test reports).
 """
 
 from __future__ import annotations
@@ -22,21 +25,24 @@ __all__ = ["css_without_comments", "js_without_comments"]
 _CSS_STRING_OR_COMMENT = re.compile(rb'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/', re.DOTALL)
 
 _JS_TOKEN = re.compile(r"""
-    (?P<line>//[^\n]*)
+    (?P<line>//[^\n\r\u2028\u2029]*)
   | (?P<block>/\*.*?\*/)
-  | (?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
+  | (?P<string>"(?:\\.|[^"\\\n\r])*"|'(?:\\.|[^'\\\n\r])*')
   | (?P<slash>/)
   | (?P<open>\{)
   | (?P<close>\})
-  | (?P<word>[A-Za-z_$\d][\w$]*(?:\.\d+)?)
+  | (?P<step>\+\+|--)
+  | (?P<word>(?:[^\W\d]|\$)[\w$]*)
+  | (?P<number>\d[\w$]*(?:\.[\w$]*)?|\.\d[\w$]*)
   | (?P<blank>\s+)
   | (?P<other>.)
 """, re.DOTALL | re.VERBOSE)
+_NOT_A_LINE_BREAK = re.compile(r"[^\n\r\u2028\u2029]")
 # A template literal's text, up to its end or its next ${.
 _TEMPLATE_TEXT = re.compile(r"(?:\\.|[^`\\$]|\$(?!\{))*", re.DOTALL)
 _REGEX = re.compile(r"/(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/[a-z]*")
 # Words after which a value comes (so a / there starts a regular expression).
-_BEFORE_VALUE = frozenset("return typeof instanceof in of new delete void throw case do else yield await".split())
+_BEFORE_VALUE = frozenset("return typeof instanceof in of new delete void throw case do else yield await default".split())
 _AFTER_VALUE = frozenset(")]}")
 
 
@@ -62,13 +68,14 @@ def js_without_comments(source: str) -> str:
     "s = '// kept'; re = /\\/\\/[/*]/g; x = a / b / c;"
     >>> js_without_comments("t = `a ${ {b: 1}.b /* gone */ } // kept ${`${c}`}`;")
     't = `a ${ {b: 1}.b  } // kept ${`${c}`}`;'
-    >>> js_without_comments("if (x) return /y/.test(s); z = (a)/2;")
-    'if (x) return /y/.test(s); z = (a)/2;'
+    >>> js_without_comments("if (x) return /y/.test(s); z = (a)/2; w = a++ / 2; v = o.in / 2; s = '//';")
+    "if (x) return /y/.test(s); z = (a)/2; w = a++ / 2; v = o.in / 2; s = '//';"
     """
     out: list[str] = []
     # One entry per open brace: True for a template literal's ${ (its } goes back to the text).
     braces: list[bool] = []
     value_before = False  # whether the last token was a value (a / after it divides)
+    last = ""  # the last token but blanks and comments
     i, n = 0, len(source)
     while i < n:
         if source[i] == "`" or (source[i] == "}" and braces and braces[-1]):
@@ -91,7 +98,10 @@ def js_without_comments(source: str) -> str:
                 out[-1] = out[-1].rstrip(" \t")
                 if not out[-1]:
                     out.pop()
-            out.append(text.count("\n") * "\n" if "\n" in text else (" " if kind == "block" else ""))
+            # its line breaks kept (they count where a semicolon goes without one), else a space
+            out.append(_NOT_A_LINE_BREAK.sub("", text) or (" " if kind == "block" else ""))
+            i = match.end()
+            continue
         elif kind == "slash" and not value_before and (regex := _REGEX.match(source, i)):
             out.append(regex.group(0))
             i, value_before = regex.end(), True
@@ -102,9 +112,11 @@ def js_without_comments(source: str) -> str:
                 braces.append(False)
             elif kind == "close" and braces:
                 braces.pop()
-            if kind == "word":
-                value_before = text not in _BEFORE_VALUE
+            if kind == "word":  # a keyword, unless it names a property (o.in)
+                value_before = text not in _BEFORE_VALUE or last == "."
             elif kind != "blank":
-                value_before = kind == "string" or text in _AFTER_VALUE
+                value_before = kind in ("string", "number", "step") or text in _AFTER_VALUE
+            if kind != "blank":
+                last = text
         i = match.end()
     return "".join(out)
