@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from .e2e_support import PHONE_PORTRAIT, deal_where_i_bid_first, module, translations
+from .e2e_support import PHONE_LANDSCAPE, PHONE_PORTRAIT, deal_where_i_bid_first, module, translations
 from .test_layout import become_landlord
 
 PHONE = {"width": 390, "height": 844}
@@ -32,6 +32,36 @@ def server_view(page) -> dict:
       const r = await fetch(`/api/games/${saved.gameId}?since=0`, {headers: {Authorization: `Bearer ${saved.token}`}});
       return r.json();
     }""")
+
+
+def test_the_banner_leaves_the_players_own_bomb_in_sight_on_a_landscape_phone(make_table):
+    # At 740 x 360 the banner, in the board's middle, covered the bomb it named when it was the
+    # player's own: it goes over the others' row then; theirs keeps the middle (over the player's).
+    table = make_table(PHONE_LANDSCAPE).open()
+    page = table.page
+    table.start("classic")
+    table.wait_turn_or_over()
+    show = f"""async (seat) => {{
+      const state = await {module('tablestate.js')};
+      const tbl = await {module('table.js')};
+      const fx = await {module('effects.js')};
+      const rules = {{players: 3, bidding: 'points', handicap: false, deck_counts: [4,4,4,4,4,4,4,4,4,4,4,4,4,1,1], undealt: 0}};
+      const ev = {{type: 'play', seat, play: '9999', kind: 'bomb', cards: [24, 25, 26, 27]}};
+      const ds = state.foldEvents({{rules, me: 0}}, [{{type: 'deal', first: 0, hand_sizes: [17, 17, 17]}},
+        {{type: 'landlord', seat: 0, bottom: '345', bottom_ids: [0, 4, 8], bid: 3}}, ev]);
+      tbl.renderTable({{view: {{totals: [0, 0, 0], level: 'normal', round_number: 1}}, ds, thinking: null, handCount: 16}});
+      fx.effectOf(ev, 0);
+      const el = document.getElementById('effect');
+      for (const a of el.getAnimations()) {{ a.pause(); a.currentTime = 700; }}  // mid-way, at rest
+      const box = (e) => {{ const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }};
+      return {{banner: box(el), cards: [...document.querySelectorAll(`#zone-${{seat}} .card`)].map(box)}};
+    }}"""
+    mine = page.evaluate(show, 0)
+    assert len(mine["cards"]) == 4
+    b = mine["banner"]
+    covered = [c for c in mine["cards"] if min(b[2], c[2]) - max(b[0], c[0]) > 1 and min(b[3], c[3]) - max(b[1], c[1]) > 1]
+    assert not covered, (b, covered)
+    table.shot("feature-banner-own-bomb-landscape")
 
 
 def test_seat_lights_effects_sound_and_reduced_motion(make_table):

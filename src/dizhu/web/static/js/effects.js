@@ -22,11 +22,12 @@ const PLAY_EFFECTS = {
 
 let timer = null;
 
-function show(kind, text) {
+function show(kind, text, byMe = false) {
   const el = $('effect');
   if (!el) return;
   el.textContent = text;
   el.className = `effect effect-${kind}`;
+  el.classList.toggle('by-me', byMe); // (where the player's own play lies, css/table.css)
   el.hidden = false;
   // Restart the animation when two effects follow each other.
   void el.offsetWidth;
@@ -35,11 +36,11 @@ function show(kind, text) {
   timer = setTimeout(() => { el.hidden = true; }, SHOWN_FOR);
 }
 
-/** The effect (and sound) of a round event as it is shown; `ds` is the table after it. */
-export function effectOf(ev) {
+/** The effect (and sound) of a round event as it is shown at the seat `me`. */
+export function effectOf(ev, me = 0) {
   if (ev.type === 'play' && ev.kind in PLAY_EFFECTS) {
     const sound = PLAY_EFFECTS[ev.kind];
-    show(sound, kindName(ev.kind));
+    show(sound, kindName(ev.kind), ev.seat === me);
     playSound(sound);
     return sound;
   }

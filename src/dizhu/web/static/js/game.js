@@ -280,7 +280,7 @@ export class Game {
   /** A round event just shown live: its effect and sound; a round's end counts in the records. */
   async celebrate(ev) {
     const round = { variant: this.variant, level: this.view.level, round: `${this.view.game_id}:${this.view.round_number}` };
-    const effect = (await effects()).effectOf(ev);
+    const effect = (await effects()).effectOf(ev, this.me);
     if (ev.type !== 'settle') return;
     const won = ev.points[this.me] > 0;
     if (!effect) sound(won ? 'win' : 'lose');
