@@ -86,10 +86,10 @@ def js_without_comments(source: str) -> str:
             if source.startswith("${", end):
                 braces.append(True)
                 out.append(source[i:end + 2])
-                i, value_before = end + 2, False
+                i, value_before, last = end + 2, False, "${"
                 continue
             out.append(source[i:end + 1])  # up to its closing backtick
-            i, value_before = end + 1, True
+            i, value_before, last = end + 1, True, "`"
             continue
         match = _JS_TOKEN.match(source, i)
         kind, text = match.lastgroup, match.group(0)
@@ -102,21 +102,20 @@ def js_without_comments(source: str) -> str:
             out.append(_NOT_A_LINE_BREAK.sub("", text) or (" " if kind == "block" else ""))
             i = match.end()
             continue
-        elif kind == "slash" and not value_before and (regex := _REGEX.match(source, i)):
+        if kind == "slash" and not value_before and (regex := _REGEX.match(source, i)):
             out.append(regex.group(0))
-            i, value_before = regex.end(), True
+            i, value_before, last = regex.end(), True, "/"
             continue
-        else:
-            out.append(text)
-            if kind == "open":
-                braces.append(False)
-            elif kind == "close" and braces:
-                braces.pop()
-            if kind == "word":  # a keyword, unless it names a property (o.in)
-                value_before = text not in _BEFORE_VALUE or last == "."
-            elif kind != "blank":
-                value_before = kind in ("string", "number", "step") or text in _AFTER_VALUE
-            if kind != "blank":
-                last = text
+        out.append(text)
+        if kind == "open":
+            braces.append(False)
+        elif kind == "close" and braces:
+            braces.pop()
+        if kind == "word":  # a keyword, unless it names a property (o.in)
+            value_before = text not in _BEFORE_VALUE or last == "."
+        elif kind != "blank":
+            value_before = kind in ("string", "number", "step") or text in _AFTER_VALUE
+        if kind != "blank":
+            last = text
         i = match.end()
     return "".join(out)
