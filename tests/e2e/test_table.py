@@ -253,6 +253,12 @@ def test_the_rules_contents_are_big_enough_to_tap(make_table, size):
         last.scroll_into_view_if_needed()
         box, toc = last.bounding_box(), table.page.locator("#rules-dialog .toc").bounding_box()
         assert box["x"] + box["width"] <= toc["x"] + toc["width"] + 0.5  # the last section within reach
+    # A section's link scrolls the rules' body, not the sheet: its head (title, close) stays in sight
+    # (the sheet itself scrolled 65 px on a phone, the head out of sight).
+    table.page.locator("#rules-dialog .toc a").nth(3).click()
+    table.page.wait_for_timeout(300)
+    assert table.page.eval_on_selector("#rules-dialog", "d => d.scrollTop") == 0
+    assert table.page.eval_on_selector("#rules-body", "b => b.scrollTop") > 0
 
 
 # The blocks (paragraphs, cells, items) under ``root`` whose last line holds one character, not
