@@ -92,7 +92,8 @@ def static_imports(entries: list[str], sources: dict[str, bytes]) -> list[str]:
 
 def bundle_styles(html: str, sources: dict[str, bytes]) -> tuple[str, str | None, bytes]:
     """The page with its style sheets (two or more, of one folder) replaced by their bundle:
-    (page, the bundle's name or None, its contents in the page's order).
+    (page, the bundle's name or None, its contents in the page's order). ``sources`` are the
+    sheets as served (already without their comments).
 
     >>> page = '<head>\\n<link rel="stylesheet" href="css/a.css">\\n<link rel="stylesheet" href="css/b.css">\\n</head>'
     >>> html, name, data = bundle_styles(page, {"css/a.css": b"a{}", "css/b.css": b"b{}"})
@@ -107,7 +108,7 @@ def bundle_styles(html: str, sources: dict[str, bytes]) -> tuple[str, str | None
     name = (folders.pop() / BUNDLE).as_posix()
     if name in sources:  # a file of that name would be hidden
         return html, None, b""
-    data = b"\n".join(b"/* " + sheet.encode() + b" */\n" + css_without_comments(sources[sheet]) for sheet in sheets)
+    data = b"\n".join(b"/* " + sheet.encode() + b" */\n" + sources[sheet] for sheet in sheets)
     first = True
 
     def one_link(match: re.Match) -> str:
