@@ -45,7 +45,7 @@ export class Controls {
     this.results.textContent = t('menu.results');
     this.play.title = t('ctl.play_key');
     this.interval.setAttribute('aria-label', t('ctl.interval'));
-    this.interval.title = t('ctl.interval');
+    this.interval.title = t('ctl.interval'); // said on hover too: "1 s" alone does not say what it paces
     const chosen = this.interval.value;
     replace(this.interval, INTERVALS.map((ms) => h('option', { value: String(ms), text: t('ctl.seconds', { n: ms / 1000 }) })));
     if (chosen) this.interval.value = chosen;

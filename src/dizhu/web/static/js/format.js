@@ -137,7 +137,7 @@ function renderParam(name, value, table) {
     case 'cards':
     case 'card':
       return notationChips(value);
-    case 'kind':  // as written inside a sentence
+    case 'kind':  // inside a sentence, as the language writes it there (English: in lower case)
       return t('kind.in_sentence') === 'lower' ? kindName(value).toLocaleLowerCase(language()) : kindName(value);
     case 'variant':
       return t(`variant.${value}`);
@@ -170,7 +170,8 @@ export function reasonParts(code, params = {}, table = PLAIN_TABLE) {
   return tParts(key, params, (name, value) => renderParam(name, value, table));
 }
 
-/** A figure with a true minus (U+2212); with ``sign`` a plus too; ``digits`` decimals, up to ``upTo``. */
+/** A figure as the player reads it: a true minus sign (U+2212), not a hyphen; with ``sign``, its
+ * plus too (+3, −6, 0); ``digits`` after the point, or up to ``upTo`` when they are not zeros. */
 export function figure(x, { digits = 0, upTo = digits, sign = false } = {}) {
   return new Intl.NumberFormat(language(), {
     signDisplay: sign ? 'exceptZero' : 'auto', minimumFractionDigits: digits, maximumFractionDigits: Math.max(digits, upTo),
@@ -186,7 +187,8 @@ export function labelled(text) {
   return [text, /[：、。，）]$/.test(text) ? '' : ' '];
 }
 
-/** A text after another, a space between: none before full-width punctuation. */
+/** A text after another on the same line, with the space between them: none before full-width
+ * punctuation ("緩手（平均で…）"), which brings its own gap. */
 export function spacedAfter(text) {
   return /^[（「『【〔]/.test(text) ? text : ` ${text}`;
 }

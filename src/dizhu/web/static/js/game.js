@@ -193,7 +193,7 @@ export class Game {
     const over = ds.phase === 'over';
     const showCounter = !over && (always || chosen);
     counter.hidden = !showCounter;
-    // by the setting: no jump when the round ends
+    // by the setting, not by the counter shown: the hand does not jump when the round ends
     this.ui.hand.setTight(always || chosen);
     $('counter-btn').hidden = always || over;
     $('counter-btn').setAttribute('aria-pressed', String(chosen));

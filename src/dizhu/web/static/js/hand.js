@@ -13,7 +13,8 @@ const RATIO = 1.4;
 const MIN_STEP = 24; // px of each card left uncovered, at the very least
 const MAX_STEP_RATIO = 0.6; // never spread cards wider than this much of a card
 const ROW_SHOW = 0.78; // short screens' two rows: this much of the upper row shows above the lower
-const ROW_SHOW_TIGHT = 0.56; // ... with the counter on (ranks still show)
+const ROW_SHOW_TIGHT = 0.56; // ... with the counter open (a shorter board): the rank always shows, a
+// picked card of the lower row may cover the suit under it
 const TALL = 700; // px of screen height from which two rows sit apart
 const RESERVE = 20; // the hand's height is kept for this many cards (a landlord's hand)
 
@@ -97,7 +98,8 @@ export class HandView {
     else this.el.removeAttribute('aria-activedescendant');
   }
 
-  /** With the counter on, a short board keeps room for its plays: the rows overlap more. */
+  /** The counter open above the table takes height from a short screen's board: two rows of
+   * cards then overlap more, so that the plays on the board keep their room. */
   setTight(tight) {
     if (tight === this.tight) return;
     this.tight = tight;
