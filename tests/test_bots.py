@@ -736,3 +736,69 @@ def test_reading_takes_a_rob_as_evidence_of_a_strong_hand():
         if seen == {True, False}:
             return
     raise AssertionError("the worlds never differed on the rob")
+
+
+def _intermediate_position(variant: str, seed: int, plays: int):
+    """The view of the seat to act after ``plays`` decisions of intermediate bots, DouZero's deal
+    (the landlord dealt 20, seat 0), and the round itself."""
+    from dizhu.bots.view import View
+    from dizhu.cards import deck
+
+    cards = deck(variant)
+    random.Random(seed).shuffle(cards)
+    players = 2 if variant == "duel" else 3
+    hands = [cards[:17]] + [cards[20 + 17 * k: 37 + 17 * k] for k in range(players - 1)]
+    r = Round.from_deal(variant, hands, cards[17:20], landlord=0, undealt=cards[20 + 17 * (players - 1):])
+    bots = [create("intermediate", variant, seed=s) for s in range(players)]
+    for _ in range(plays):
+        r.apply(r.to_act, bots[r.to_act].decide(r.observation(r.to_act)))
+    return View.of(r.observation(r.to_act)), r
+
+
+@pytest.mark.parametrize("variant", ["classic", "duel"])
+def test_the_chains_worlds_agree_with_what_the_seat_knows(variant):
+    from dizhu.bots.search import SearchConfig, posterior_worlds
+
+    view, _ = _intermediate_position(variant, 7, 5 if variant == "duel" else 4)
+    assert view.seat != view.landlord and any(view.bottom_left)  # the landlord still holds bottom cards
+    config = SearchConfig(chain=2, burn_in=10)
+    chain = posterior_worlds(view, random.Random(1), config, config.table_of(view))
+    for _ in range(300):
+        hands, reading, cost = next(chain)
+        assert hands[view.seat] == view.hand and reading.weight == 1.0 and cost > 0
+        assert [sum(h) for h in hands] == view.cards_left
+        assert all(h >= b for h, b in zip(hands[view.landlord], view.bottom_left))
+        others = [s for s in range(view.players) if s != view.seat]
+        assert all(sum(hands[s][r] for s in others) <= view.unseen[r] for r in range(len(view.unseen)))
+        if variant == "classic":  # no undealt cards: the others hold every unseen card
+            assert [sum(hands[s][r] for s in others) for r in range(len(view.unseen))] == view.unseen
+
+
+def test_the_chain_draws_worlds_as_the_reading_weighs_them():
+    """The farmer's count of each rank in the landlord's hand, averaged over the chain's worlds,
+    is the reading's weighted average over independent worlds — and not the uniform one (the
+    landlord's plays say it holds three 2s)."""
+    from dizhu.bots.search import SearchConfig, posterior_worlds, sample_world
+
+    view, r = _intermediate_position("duel", 5, 9)
+    opponent = view.landlord
+    config = SearchConfig(hit=0.9, miss=0.1, chain=3, burn_in=200)
+    table = config.table_of(view)
+    rng = random.Random(1)
+    weighed, uniform, total = [0.0] * 15, [0.0] * 15, 0.0
+    for _ in range(6000):
+        hands = sample_world(view, rng)
+        w = config.reading(view, hands, rng, table).weight
+        total += w
+        weighed = [a + w * n for a, n in zip(weighed, hands[opponent])]
+        uniform = [a + n for a, n in zip(uniform, hands[opponent])]
+    weighed = [a / total for a in weighed]
+    uniform = [a / 6000 for a in uniform]
+    chain = posterior_worlds(view, random.Random(2), config, table)
+    drawn = [0.0] * 15
+    for _ in range(3000):
+        drawn = [a + n for a, n in zip(drawn, next(chain)[0][opponent])]
+    drawn = [a / 3000 for a in drawn]
+    two = 12
+    assert abs(drawn[two] - weighed[two]) < 0.2 < weighed[two] - uniform[two]
+    assert max(abs(a - b) for a, b in zip(drawn, weighed)) < 0.2
