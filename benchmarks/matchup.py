@@ -98,10 +98,6 @@ ABLATIONS = {
     "super-hard-look4": {"lookahead": 4},
     "super-hard-look12": {"lookahead": 12},
     "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},
-    "super-hard-toldchain": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False,
-                             "chain": 4, "burn_in": 100},
-    "super-hard-chain": {"chain": 4, "burn_in": 100},
-    "super-hard-sharpchain": {"hit": 0.9, "miss": 0.1, "chain": 4, "burn_in": 100},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).
 STYLE_PLAYERS = ("style-greedy", "style-cautious", "style-bombs")

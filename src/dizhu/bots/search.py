@@ -140,13 +140,6 @@ class SearchConfig:
     #: Measured in duel (benchmarks/results/README.md, session 32): 4 no better, 12 worse — the
     #: look ahead sees the world's cards, which the bot will not, and buys fewer worlds.
     lookahead: int = 0
-    #: Draw the worlds from the reading's posterior by a Markov chain (:func:`posterior_worlds`):
-    #: this many chain steps between two worlds searched (0: independent uniform worlds, weighed).
-    chain: int = 0
-    #: The chain's steps before its first world.
-    burn_in: int = 0
-    #: The share of the chain's proposals that are a fresh uniform world (the others swap two cards).
-    fresh: float = 0.2
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -253,77 +246,6 @@ def sample_world(view: View, rng: random.Random) -> list[list[int]]:
         pool = pool[need:]
         hands.append(counts)
     return hands
-
-
-def posterior_worlds(view: View, rng: random.Random, config: SearchConfig, table: Table):
-    """Worlds drawn (nearly) from the reading's posterior: a Metropolis chain over the hidden
-    cards whose proposals swap two hidden cards between two places (other seats, the undealt
-    cards) or draw a fresh uniform world, accepted by the ratio of the readings' weights.
-    Yields ``(hands, reading, cost)``; the reading's weight is 1 (the chain did the weighing).
-    The hands yielded are fresh lists (the search may keep them)."""
-    me = view.seat
-    others = [s for s in range(view.players) if s != me]
-    hands = sample_world(view, rng)
-    reading = config.reading(view, hands, rng, table)
-    cost = WORLD_COST + reading.cost
-    first = True
-    while True:
-        for _ in range(config.burn_in if first else config.chain):
-            if rng.random() < config.fresh:
-                proposal = sample_world(view, rng)
-                cost += WORLD_COST
-            else:
-                proposal = _swap(view, hands, others, rng)
-                if proposal is None:
-                    continue
-                cost += 2
-            read = config.reading(view, proposal, rng, table)
-            cost += read.cost
-            if read.weight >= reading.weight or rng.random() * reading.weight < read.weight:
-                hands, reading = proposal, read
-        first = False
-        yield [h[:] for h in hands], Reading(1.0, reading.styles, reading.cost), cost
-        cost = 0
-
-
-def _swap(view: View, hands: list[list[int]], others: list[int], rng: random.Random) -> list[list[int]] | None:
-    """``hands`` with one hidden card of one place swapped for one of another's (None: nothing to swap).
-
-    The places are the other seats (less the bottom cards the landlord is known to hold) and,
-    where some hidden cards are in no hand (duel), those; each card of a place is equally likely."""
-    free = []
-    for s in others:
-        h = hands[s]
-        free.append([h[r] - view.bottom_left[r] for r in range(NUM_RANKS)] if s == view.landlord else h[:])
-    rest = list(view.unseen)
-    for s in others:
-        rest = [a - b for a, b in zip(rest, hands[s])]
-    places = [f for f in free if sum(f)]
-    if sum(rest):
-        places.append(rest)
-    if len(places) < 2:
-        return None
-    i, j = rng.sample(range(len(places)), 2)
-    picks = []
-    for k in (i, j):
-        f = places[k]
-        x = rng.randrange(sum(f))
-        for r, n in enumerate(f):
-            if x < n:
-                picks.append(r)
-                break
-            x -= n
-    a, b = picks
-    if a == b:
-        return [h[:] for h in hands]
-    new = [h[:] for h in hands]
-    # places i and j are either seats (by their index in ``others`` among the non-empty) or the rest
-    seat_of = [s for s, f in zip(others, free) if sum(f)]
-    for k, give, take in ((i, a, b), (j, b, a)):
-        if k < len(seat_of):
-            new[seat_of[k]][give] -= 1
-            new[seat_of[k]][take] += 1
-    return new
 
 
 class Sim:
@@ -519,17 +441,12 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     table = config.table_of(view)  # once per decision: the earlier rounds are the same in every world
     objective = config.objective
     own = STYLES[config.own]
-    chain = posterior_worlds(view, rng, config, table) if config.chain and config.read else None
     while worlds < MIN_WORLDS or steps < steps_budget:
         if deadline is not None and time.monotonic() > deadline:
             break  # before the world's sampling and reading, which take time too
-        if chain is not None:
-            hands, reading, cost = next(chain)
-            steps += cost
-        else:
-            hands = sample_world(view, rng)
-            reading = config.reading(view, hands, rng, table)
-            steps += WORLD_COST + reading.cost
+        hands = sample_world(view, rng)
+        reading = config.reading(view, hands, rng, table)
+        steps += WORLD_COST + reading.cost
         root = Sim(view, hands)
         seats = [own if s == me else STYLES[reading.draw(s, rng)] for s in range(view.players)]
         luck = rng.getrandbits(32)  # the same for every move: equal luck for the normal style
