@@ -542,12 +542,17 @@ def assert_duel_news_clear(duel, shot: str) -> None:
     clash = duel.page.evaluate(NEWS_CLASH)
     assert clash == [], clash
     duel.shot(shot)
+    # and none of the opponent's panel (its count of cards) or of the prompt under it
+    assert_apart(duel, TABLE_PARTS, [("news", "seats"), ("news", "status")])
 
 
-@pytest.mark.parametrize("size", ["desktop", "landscape"])
+@pytest.mark.parametrize("size", ["desktop", "landscape", "small-landscape"])
 def test_duel_news_keeps_clear_of_the_opponents_bid(make_table, size):
-    # On a desktop the news, in the middle of the board, covered the opponent's "Rob" above it.
-    assert_duel_news_clear(make_table(SIZES[size]).open(), f"layout-{size}-duel-news")
+    # On a desktop the news, in the middle of the board, covered the opponent's "Rob" above it; at
+    # 740 x 360 (the counter always open in the duel) it covered the opponent's count of cards and
+    # the player's first prompt ("Your lead: ...") until the first play.
+    viewport = PHONE_LANDSCAPE if size == "small-landscape" else SIZES[size]
+    assert_duel_news_clear(make_table(viewport).open(), f"layout-{size}-duel-news")
 
 
 START_CHOICES = "#start-form fieldset.choice, #start-language, #start-btn"
