@@ -32,6 +32,9 @@ def test_switching_each_language_changes_the_texts(make_table):
     page.select_option("#start-language", "en")
     table.start("classic", "normal")
     table.to_my_play_turn()
+    with table.progressing():  # past the first play: the landlord's news is hidden
+        table.play_turn()
+    table.to_my_play_turn()
     for language in LANGUAGES:
         page.click("#menu-btn")
         page.select_option("#menu-language", language)
@@ -44,6 +47,18 @@ def test_switching_each_language_changes_the_texts(make_table):
         assert_big_enough(table, f"table {language}")  # "过", one character, was a 35 px wide Pass
         assert words["role.landlord"] in table.text("#board") + table.text("#me-info")
         assert table.page.get_attribute("#hand", "aria-label") == words["hand.label"].replace("{n}", str(len(table.hand_ids())))
+        # No label on the table is left in English, shown or not (the landlord's news, hidden after
+        # the first play, kept its cards' names in the language it was drawn in).
+        if language != "en":
+            english = page.evaluate(r"""() => [...document.querySelectorAll('#table-screen [aria-label]')]
+              .map((e) => e.getAttribute('aria-label')).filter((l) => /\b(?!JOKER\b)[A-Za-z]{3,}\b/.test(l))""")
+            assert english == [], (language, english)
+        # The bottom cards are spoken in it too.
+        bottom = table.page.get_attribute("#bottom-cards", "aria-label")
+        assert bottom.startswith(words["table.bottom_shown"].split("{cards}")[0]), (language, bottom)
+        names = table.page.eval_on_selector_all("#bottom-cards .card", "cs => cs.map((c) => c.getAttribute('aria-label'))")
+        assert all(any(words[f"suit.{s}"] in n for s in range(4)) or n in (words["card.small_joker"], words["card.big_joker"])
+                   for n in names), (language, names)
         # A hint's reason arrives as a key and is shown in this language.
         page.click("[data-ctl=hint]")
         table.wait("#status.hint")

@@ -190,6 +190,7 @@ function news(ds) {
   document.body.toggleAttribute('data-news', !!n);
   if (!n) {
     delete el.dataset.key;
+    replace(el); // (hidden, but its words would stay in the language they were drawn in)
     return;
   }
   if (!changed(el, n)) return;
