@@ -160,6 +160,19 @@ def test_the_puzzle_header_and_hand_wrap_cleanly_on_a_narrow_phone(make_table, l
     assert sum(lines) == 17 and len(lines) > 1 and max(lines) - min(lines) <= 1, lines
 
 
+@pytest.mark.parametrize("locale", ["ja-JP", "en-US"])
+def test_the_duel_farmers_header_keeps_its_name_whole_on_a_narrow_phone(make_table, locale):
+    # Its count and handicap line squeezed the name onto two lines ("Farmer / (computer)",
+    # "農民（コンピュー / ター）"); they go under it instead.
+    puzzle = next(p for p in load("duel") if p.seat == p.position.landlord and p.position.handicap)
+    table = make_table(PHONE_PORTRAIT, locale=locale).open()
+    open_puzzle(table, puzzle)
+    table.shot(f"puzzle-duel-farmer-header-{locale}")
+    name = table.page.query_selector(".pz-name b")
+    assert name.evaluate(TEXT_LINES) == 1, name.inner_text()
+    assert table.page.query_selector_all(".pz-name small")[-1].evaluate(TEXT_LINES) == 1
+
+
 # The look of the table's error line (table.css), drawn beside the puzzle to compare with.
 TABLE_ERROR = """() => {
   const probe = document.createElement('div');
@@ -213,3 +226,17 @@ def test_the_puzzle_tiles_keep_each_part_whole_on_a_landscape_phone(make_table):
         ".pz-item small .pz-part", f"(parts) => parts.filter((p) => ({TEXT_LINES})(p) > 1).map((p) => p.textContent)")
     assert table.page.locator(".pz-item small .pz-part").count() > 10 and split == []
     table.shot("puzzles-list-landscape-740")
+
+
+@pytest.mark.parametrize("variant", ["classic", "duel"])
+def test_the_hand_and_its_buttons_are_on_screen_on_a_landscape_phone(make_table, variant):
+    # One under the other, the goal, the notes and the other hands pushed the player's hand to
+    # 400 px on a 360 px screen, and its buttons lower still: the first screen had nothing to press.
+    puzzle = farmer_with_partner() if variant == "classic" else next(p for p in load("duel") if p.position.last is None)
+    viewport = {"width": 740, "height": 360}
+    table = make_table(viewport).open()
+    open_puzzle(table, puzzle)
+    table.shot(f"puzzle-start-landscape-{variant}")
+    for selector in (".pz-card", "#pz-play", "#pz-pass", "#pz-hint"):
+        for b in table.page.eval_on_selector_all(selector, "es => es.map((e) => e.getBoundingClientRect().toJSON())"):
+            assert 0 <= b["top"] and b["bottom"] <= viewport["height"] and b["right"] <= viewport["width"], (selector, b)

@@ -27,6 +27,9 @@ def test_list_by_difficulty(client):
     assert body["levels"] == ["easy", "medium", "hard", "expert"]
     assert body["puzzles"] and all(p["variant"] == "duel" and p["difficulty"] == "hard" for p in body["puzzles"])
     assert not any(p["partner"] for p in body["puzzles"])
+    for summary in body["puzzles"]:  # the player's own hand, and every hand
+        puzzle = next(q for q in load("duel") if q.id == summary["id"])
+        assert summary["hand"] == sum(puzzle.position.hands[puzzle.seat]) < summary["cards"] == puzzle.position.cards
     everything = client.get("/api/puzzles").json()["puzzles"]
     assert len(everything) == len(load("classic")) + len(load("duel"))
     assert client.get("/api/puzzles", params={"difficulty": "impossible"}).status_code == 422

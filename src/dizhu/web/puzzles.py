@@ -65,6 +65,7 @@ class PuzzleSummary(BaseModel):
     difficulty: str
     score: float = Field(description="The difficulty score (docs/PUZZLES.md).")
     cards: int = Field(description="Cards in all hands at the start.")
+    hand: int = Field(description="Cards in the player's hand at the start.")
     role: Literal["landlord", "farmer"] = Field(description="The player's role.")
     partner: bool = Field(description="Classic farmer puzzles: the solver plays the player's partner.")
 
@@ -253,7 +254,8 @@ def _summary(puzzle: Puzzle) -> dict[str, Any]:
     p = puzzle.position
     partner = any(s != puzzle.seat and same_side(s, puzzle.seat, p.landlord) for s in range(p.variant.players))
     return {"id": puzzle.id, "variant": puzzle.variant, "difficulty": puzzle.difficulty, "score": puzzle.grade.score,
-            "cards": p.cards, "role": "landlord" if puzzle.seat == p.landlord else "farmer", "partner": partner}
+            "cards": p.cards, "hand": sum(p.hands[puzzle.seat]),
+            "role": "landlord" if puzzle.seat == p.landlord else "farmer", "partner": partner}
 
 
 def add_puzzle_routes(app: FastAPI) -> None:

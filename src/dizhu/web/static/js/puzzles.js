@@ -130,7 +130,7 @@ function renderList() {
       h('b', { text: t('puzzle.number', { n: Number(p.id.slice(-3)) }) }),
       // each part whole on a narrow tile ("14 / cards" split): a break only at the separator
       h('small', {}, h('span', { class: 'pz-part', text: t(`role.${p.role}`) }), '\u00a0· ',
-        h('span', { class: 'pz-part', text: t('puzzle.cards', { n: p.cards }) })),
+        h('span', { class: 'pz-part', text: t('puzzle.cards', { n: p.hand }) })),
       progress.solved[p.id] ? tick() : null))));
   });
   replace(el, h('p', { class: 'pz-intro', text: t('puzzle.intro') }),
@@ -245,16 +245,19 @@ function renderBoard() {
     h('button', { type: 'button', class: 'btn', id: 'pz-solution', text: t('puzzle.solution'), on: { click: solution } }),
     // a failed puzzle says "start again" in its verdict, where a phone's eye already is
     state.status === 'failed' ? null : h('button', { type: 'button', class: 'btn', id: 'pz-retry', text: t('puzzle.retry'), on: { click: () => start(state.id) } }));
+  // What is given (the goal, the other hands), then the play: side by side on a landscape phone
   replace(board,
-    h('p', { class: 'pz-goal', text: goalText() }),
-    state.partner !== null ? h('p', { class: 'pz-note', id: 'pz-partner-note', text: t('puzzle.partner_note') }) : null,
-    h('p', { class: 'pz-note', text: t('puzzle.defence_note') }),
-    h('div', { class: 'pz-seats' }, seats),
-    trick,
-    result(),
-    h('p', { class: 'pz-status', id: 'pz-status', role: 'status' }),
-    hand,
-    actions,
+    h('div', { class: 'pz-given' },
+      h('p', { class: 'pz-goal', text: goalText() }),
+      state.partner !== null ? h('p', { class: 'pz-note', id: 'pz-partner-note', text: t('puzzle.partner_note') }) : null,
+      h('p', { class: 'pz-note', text: t('puzzle.defence_note') }),
+      h('div', { class: 'pz-seats' }, seats)),
+    h('div', { class: 'pz-play' },
+      trick,
+      result(),
+      h('p', { class: 'pz-status', id: 'pz-status', role: 'status' }),
+      hand,
+      actions),
     explanation ? h('section', { class: 'pz-explain', id: 'pz-explain' }, h('h3', { text: t('puzzle.explain_title') }),
       h('p', { text: t('puzzle.explain_intro') }), lineList(explanation, 'pz-line')) : null,
     state.history.length ? h('details', { class: 'pz-history' }, h('summary', { text: t('puzzle.history') }),
