@@ -99,6 +99,33 @@ def test_settlement_of_a_finished_match_names_the_winners(make_table, language):
     assert seen["rows"] == 3 and seen["handCards"] == 4  # every hand left, face up
 
 
+SETTLE_DUEL = """async (farmerLeft) => {
+  const { renderSettlement } = await import(new URL('settlement.js', document.querySelector('script[type=module]').src));
+  const body = document.createElement('div');
+  const view = { variant: 'duel', level: 'normal', match_over: false, totals: [-4, 4], target: null };
+  const result = { winner: 'farmer', landlord: 0, points: [-4, 4], multiplier: 4, spring: false, anti_spring: false,
+                   hand_ids: [[0, 1, 2, 3, 4, 5], farmerLeft], breakdown: [{ source: 'robs', count: 2, factor: 4 }] };
+  const noop = () => {};
+  const table = { players: 2, me: 0, rules: { players: 2, bidding: 'rob', handicap: true, deck_counts: [0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1], undealt: 9 } };
+  renderSettlement(body, { view, table, result, handlers: { replay: noop, close: noop, anotherRound: noop, newMatch: noop, replayDeal: noop } });
+  return body.querySelector('.who').textContent;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "zh-Hans"])
+def test_a_duel_farmer_who_wins_at_the_handicap_line_is_said_to(make_table, language):
+    # The sheet said "The farmer wins." over a farmer still holding cards: it read as a win by
+    # someone who never went out.
+    table = make_table(DESKTOP).open()
+    table.page.evaluate(f"""async () => {{ const {{ setLanguage }} = await import(new URL('i18n.js',
+      document.querySelector('script[type=module]').src)); await setLanguage('{language}'); }}""")
+    words = translations(language)
+    assert table.page.evaluate(SETTLE_DUEL, [20, 24]) == words["settle.farmer_wins_line"].replace("{n}", "2")
+    one = words.get("settle.farmer_wins_line.one", words["settle.farmer_wins_line"])
+    assert table.page.evaluate(SETTLE_DUEL, [20]) == one.replace("{n}", "1")
+    assert table.page.evaluate(SETTLE_DUEL, []) == words["settle.farmer_wins"]  # played out
+
+
 def test_thinking_is_shown_and_a_new_game_mid_animation_is_clean(make_table):
     # Real pacing: each computer decision is shown after a visible pause.
     table = make_table(DESKTOP, speed=900).open()

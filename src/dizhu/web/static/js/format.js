@@ -199,9 +199,12 @@ export function hintParts(key, params = {}, table = PLAIN_TABLE) {
 }
 
 /** Who won the round, in a sentence: the duel has one farmer, the classic game two. */
-export function winnerSentence(winner, table = PLAIN_TABLE) {
+export function winnerSentence(winner, table = PLAIN_TABLE, farmerLeft = 0) {
   if (winner === 'landlord') return t('settle.landlord_wins');
-  return t(table.players === 2 ? 'settle.farmer_wins' : 'settle.farmers_win');
+  if (table.players !== 2) return t('settle.farmers_win');
+  // the duel farmer who won with cards in hand reached the handicap line: say so, or it reads as a
+  // win by someone who never went out
+  return farmerLeft ? t('settle.farmer_wins_line', { n: farmerLeft }) : t('settle.farmer_wins');
 }
 
 /** A seat's name before what it did ("Mei: ", "美：", each language its own colon). */

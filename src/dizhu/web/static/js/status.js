@@ -14,7 +14,8 @@ function duelPrompt(ds) {
   if (!ds.called) return t('status.call');
   const last = ds.bids.length ? ds.bids[ds.bids.length - 1] : null;
   const name = seatName(last ? last[0] : (ds.me + 1) % ds.players, ds);
-  return t(last && last[1] === 'rob' ? 'status.rob_back' : 'status.rob', { name, n: ds.robs });
+  // n: the handicap after a rob, the cards the farmer would then win holding
+  return t(last && last[1] === 'rob' ? 'status.rob_back' : 'status.rob', { name, n: ds.robs + 1 });
 }
 
 /** What the table says when nothing special has happened. */
