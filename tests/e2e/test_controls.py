@@ -280,3 +280,18 @@ def test_the_prompt_says_so_when_nothing_beats_the_play(make_table):
     }}""")
     assert prompts[0].startswith("Beat ") and prompts[0].endswith(", or pass.")
     assert prompts[1].startswith(en["status.cannot_beat"].split("{play}")[0]) and prompts[1].endswith(": pass.")
+
+
+def test_a_reloaded_table_on_a_phone_draws_no_keyboard_focus(make_table):
+    # Back from a reload, the hand took the keyboard's focus and, nothing touched yet, drew its
+    # focus ring (and the cursor's box on its first card) on a touch screen with no keyboard.
+    table = make_table(PHONE_PORTRAIT).open()
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    table.reload()
+    table.wait("body[data-screen=table]")
+    table.wait_turn_or_over()
+    assert table.page.evaluate("!!document.querySelector(':focus-visible')") is False
+    # A key pressed (a keyboard after all): the hand takes it, as before.
+    table.page.keyboard.press("ArrowRight")
+    assert table.page.evaluate("document.activeElement.id") == "hand"

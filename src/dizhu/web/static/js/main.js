@@ -80,8 +80,13 @@ function confirmAction(text, yesLabel) {
  */
 function focusHand() {
   if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
+  // Not before the first touch or key on a touch screen: a page just loaded draws the focus ring
+  // of what a script focuses (once the player has touched, it does not), and a phone has no keys.
+  if (!interacted && matchMedia('(pointer: coarse)').matches) return;
   hand.el.focus({ preventScroll: true });
 }
+let interacted = false;
+for (const type of ['pointerdown', 'keydown']) addEventListener(type, () => { interacted = true; }, { capture: true, once: true });
 
 function anyDialogOpen() {
   return [...document.querySelectorAll('dialog')].some((d) => d.open); // the replay is one too
