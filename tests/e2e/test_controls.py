@@ -295,3 +295,30 @@ def test_a_reloaded_table_on_a_phone_draws_no_keyboard_focus(make_table):
     # A key pressed (a keyboard after all): the hand takes it, as before.
     table.page.keyboard.press("ArrowRight")
     assert table.page.evaluate("document.activeElement.id") == "hand"
+
+
+def test_the_cards_picked_come_back_after_a_reload(make_table):
+    # Picked but not played, they were lost on a reload (the rest of the table came back).
+    table = make_table(DESKTOP).open()
+    table.start_deal(deal_where_i_bid_first())  # to lead: a tap picks one card (a reply's may pick a play)
+    with table.progressing():
+        table.page.click("[data-ctl=bid-bid-3]")
+    table.wait("body[data-phase=playing][data-turn=me]")
+    picked = table.hand_ids()[:2]
+    for card in picked:
+        table.click_card(card)
+    assert sorted(table.selected_ids()) == sorted(picked)
+    table.reload()
+    table.wait("body[data-screen=table]")
+    table.wait_turn_or_over()
+    assert sorted(table.selected_ids()) == sorted(picked)
+    assert table.page.is_enabled("[data-ctl=play]")
+    # At the next turn they are not picked again: the pick belongs to its turn.
+    with table.progressing():
+        table.page.keyboard.press("Escape")
+        table.play_turn()
+    table.to_my_play_turn()
+    table.reload()
+    table.wait("body[data-screen=table]")
+    table.wait_turn_or_over()
+    assert table.selected_ids() == []

@@ -13,7 +13,7 @@ import { renderCounter, counterAlwaysShown } from './counter.js';
 import { renderStatus, promptParts } from './status.js';
 import { reasonParts, hintParts, playChips, describeEvent, actionLabel } from './format.js';
 import { SORT_MODES, notationOf, rankOf, ranksOfNotation } from './cards.js';
-import { setting, setSetting } from './storage.js';
+import { setting, setSetting, savedPicked, savePicked } from './storage.js';
 import { t } from './i18n.js';
 import { $, h } from './dom.js';
 // The effects, the sounds and the records are needed once play starts, not for the
@@ -123,8 +123,13 @@ export class Game {
     const start = animate ? lastDealIndex(this.events) : this.events.length;
     this.shown = start;
     this.ds = foldEvents(this.seating, this.events, start);
+    const picked = savedPicked(); // (before the clear below saves an empty pick over it)
     this.ui.hand.clear();
     this.render();
+    // the cards the player had picked at this very turn, before a reload (or a closed tab)
+    if (!animate && picked && picked.gameId === api.gameId && picked.version === view.version) {
+      this.ui.hand.setSelection(picked.ids);
+    }
     await this.pump();
   }
 
@@ -528,6 +533,7 @@ export class Game {
   selectionChanged() {
     // A new selection makes an old error or hint message moot.
     if (this.message && this.message.kind !== 'info' && !this.ui.hand.highlight.size) this.message = null;
+    if (this.api) savePicked({ gameId: this.api.gameId, version: this.view.version, ids: this.ui.hand.selection() });
     this.render();
   }
 

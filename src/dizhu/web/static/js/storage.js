@@ -28,6 +28,10 @@ export const savedGame = () => read('game', null);
 export const saveGame = (game) => write('game', game);
 export const forgetGame = () => write('game', null);
 
+/** The cards picked but not yet played ({gameId, version, ids}): a reload keeps them at that turn. */
+export const savedPicked = () => read('picked', null);
+export const savePicked = (picked) => write('picked', picked);
+
 /** Puzzle progress ({solved, open, moves, variant}: puzzles.js), or null. */
 export const savedPuzzles = () => read('puzzles', null);
 export const savePuzzles = (progress) => write('puzzles', progress);
