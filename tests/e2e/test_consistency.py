@@ -108,7 +108,10 @@ SETTLE_DUEL = """async (farmerLeft) => {
   const noop = () => {};
   const table = { players: 2, me: 0, rules: { players: 2, bidding: 'rob', handicap: true, deck_counts: [0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 1], undealt: 9 } };
   renderSettlement(body, { view, table, result, handlers: { replay: noop, close: noop, anotherRound: noop, newMatch: noop, replayDeal: noop } });
-  return body.querySelector('.who').textContent;
+  // the replay's last caption and the spoken news say the same
+  const { describeEvent } = await import(new URL('format.js', document.querySelector('script[type=module]').src));
+  const said = describeEvent({ type: 'settle', ...result }, { table });
+  return said === body.querySelector('.who').textContent ? said : `sheet and caption differ: ${said}`;
 }"""
 
 

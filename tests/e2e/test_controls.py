@@ -292,8 +292,11 @@ def test_a_reloaded_table_on_a_phone_draws_no_keyboard_focus(make_table):
     table.wait("body[data-screen=table]")
     table.wait_turn_or_over()
     assert table.page.evaluate("!!document.querySelector(':focus-visible')") is False
-    # A key pressed (a keyboard after all): the hand takes it, as before.
-    table.page.keyboard.press("ArrowRight")
+    # Once touched, a control that vanishes (Play or Pass, once pressed) hands the keyboard to the
+    # hand again, as before.
+    with table.progressing():
+        table.play_turn()
+    table.wait_turn_or_over()
     assert table.page.evaluate("document.activeElement.id") == "hand"
 
 
@@ -313,11 +316,20 @@ def test_the_cards_picked_come_back_after_a_reload(make_table):
     table.wait_turn_or_over()
     assert sorted(table.selected_ids()) == sorted(picked)
     assert table.page.is_enabled("[data-ctl=play]")
-    # At the next turn they are not picked again: the pick belongs to its turn.
+    # At the next turn they are not picked again: the pick belongs to its turn (and its game).
     with table.progressing():
         table.page.keyboard.press("Escape")
         table.play_turn()
     table.to_my_play_turn()
+    stale = table.page.evaluate("""(ids) => { const now = JSON.parse(localStorage.getItem('dizhu.picked'));
+      localStorage.setItem('dizhu.picked', JSON.stringify({ ...now, version: now.version - 1, ids }));
+      return now; }""", table.hand_ids()[:2])
+    table.reload()
+    table.wait("body[data-screen=table]")
+    table.wait_turn_or_over()
+    assert table.selected_ids() == []
+    table.page.evaluate("""(now) => localStorage.setItem('dizhu.picked', JSON.stringify(
+      { ...now, gameId: 'another-game', ids: [...document.querySelectorAll('#hand .hcard')].slice(0, 2).map((c) => +c.dataset.id) }))""", stale)
     table.reload()
     table.wait("body[data-screen=table]")
     table.wait_turn_or_over()

@@ -816,3 +816,24 @@ def test_the_replay_shows_every_seat_whole_on_a_landscape_phone(make_table, loca
       (({top, bottom}) => [top, bottom])(document.getElementById('replay-table').getBoundingClientRect())]""")
     assert all(top >= scroller[0] - 0.5 and bottom <= scroller[1] + 0.5 for top, bottom in seats), (seats, scroller)
     table.shot(f"replay-landscape-740-{locale}")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+@pytest.mark.parametrize("size", ["small", "small-landscape"])
+def test_the_rob_question_keeps_clear_of_the_table_on_a_phone(make_table, size, locale):
+    # The question says what a rob gives the farmer, two lines on a phone: clear of the seat, the
+    # player's own line and tools, the buttons and the hand.
+    table = make_table(PHONE_LANDSCAPE if size == "small-landscape" else PHONE_PORTRAIT, locale=locale).open()
+    table.page.fill("#deal-input", "duel-e2e-0")  # the player calls first; the opponent robs it
+    table.page.click("#deal-btn")
+    table.wait("body[data-screen=table]")
+    for _ in range(3):
+        table.wait_turn_or_over()
+        if table.visible("bid-rob"):
+            break
+        with table.progressing():
+            table.page.click("[data-ctl=bid-call]")
+    assert table.visible("bid-rob")
+    table.shot(f"layout-{size}-rob-question-{locale}")
+    assert_apart(table, TABLE_PARTS, [("status", p) for p in ("seats", "me", "buttons", "cards")])
+    assert_inside(table, "#status > *")

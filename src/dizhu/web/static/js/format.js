@@ -198,13 +198,17 @@ export function hintParts(key, params = {}, table = PLAIN_TABLE) {
   return tParts(`hint.${key}`, params, (name, value) => renderParam(name, value, table));
 }
 
-/** Who won the round, in a sentence: the duel has one farmer, the classic game two. */
-export function winnerSentence(winner, table = PLAIN_TABLE, farmerLeft = 0) {
-  if (winner === 'landlord') return t('settle.landlord_wins');
+/**
+ * Who won the round, in a sentence, from its result (a settle event): the duel has one farmer, the
+ * classic game two.
+ */
+export function winnerSentence(result, table = PLAIN_TABLE) {
+  if (result.winner === 'landlord') return t('settle.landlord_wins');
   if (table.players !== 2) return t('settle.farmers_win');
   // the duel farmer who won with cards in hand reached the handicap line: say so, or it reads as a
   // win by someone who never went out
-  return farmerLeft ? t('settle.farmer_wins_line', { n: farmerLeft }) : t('settle.farmer_wins');
+  const left = ((result.hand_ids || [])[1 - result.landlord] || []).length;
+  return left ? t('settle.farmer_wins_line', { n: left }) : t('settle.farmer_wins');
 }
 
 /** A seat's name before what it did ("Mei: ", "美：", each language its own colon). */
@@ -225,7 +229,7 @@ export function describeEvent(ev, { called = false, table = PLAIN_TABLE } = {}) 
     case 'play': return `${saidBy(ev.seat, table)}${playLabel(ev.play, ev.kind)}`;
     case 'pass': return `${saidBy(ev.seat, table)}${t('act.pass')}`;
     case 'trick': return seatSentence('replay.trick', ev.leader, table);
-    case 'settle': return winnerSentence(ev.winner, table);
+    case 'settle': return winnerSentence(ev, table);
     default: return '';
   }
 }

@@ -127,7 +127,7 @@ export class Game {
     this.ui.hand.clear();
     this.render();
     // the cards the player had picked at this very turn, before a reload (or a closed tab)
-    if (!animate && picked && picked.gameId === api.gameId && picked.version === view.version) {
+    if (!animate && picked && picked.gameId === api.gameId && picked.version === view.version && this.myTurn()) {
       this.ui.hand.setSelection(picked.ids);
     }
     await this.pump();

@@ -47,8 +47,7 @@ export function renderSettlement(body, { view, table, result, handlers, replayLe
   const players = result.points.length;
   const matchOver = view.match_over;
   const headline = mine > 0 ? t('settle.you_win') : t('settle.you_lose');
-  const farmerLeft = players === 2 ? ((result.hand_ids || [])[1 - result.landlord] || []).length : 0;
-  const who = winnerSentence(result.winner, { players }, farmerLeft);
+  const who = winnerSentence(result, { players });
   // One line per player, and under it the cards they still held, face up.
   const rows = [];
   for (let seat = 0; seat < players; seat += 1) {

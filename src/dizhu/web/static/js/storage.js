@@ -26,7 +26,7 @@ function write(key, value) {
 /** {gameId, token, variant, level} of the game to resume, or null. */
 export const savedGame = () => read('game', null);
 export const saveGame = (game) => write('game', game);
-export const forgetGame = () => write('game', null);
+export const forgetGame = () => { write('game', null); write('picked', null); };
 
 /** The cards picked but not yet played ({gameId, version, ids}): a reload keeps them at that turn. */
 export const savedPicked = () => read('picked', null);
