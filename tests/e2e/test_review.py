@@ -167,6 +167,14 @@ def test_the_replay_and_its_review_fit_a_landscape_phone(make_table, viewport):
     assert outside == [], outside
     # what the panel scrolled out of sight went whole: no half a row of counts at its top
     assert table.page.evaluate(HALF_CUT, "#review") == []
+    # The row of marks fades out only at an end with more marks past it.
+    row = table.page.locator("#review .review-timeline")
+    if row.evaluate("el => el.scrollWidth > el.clientWidth"):
+        row.evaluate("el => { el.scrollLeft = 0; el.dispatchEvent(new Event('scroll')); }")
+        assert row.get_attribute("data-more") == "end"
+        row.evaluate("el => { el.scrollLeft = el.scrollWidth; el.dispatchEvent(new Event('scroll')); }")
+        assert row.get_attribute("data-more") == "start"
+        table.shot(f"phone-landscape-{viewport['width']}-review-marks-end")
 
 
 # The children of a scroller that are neither wholly in its box nor wholly out of it.

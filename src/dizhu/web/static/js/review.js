@@ -171,7 +171,7 @@ export class ReviewPanel {
       h('p', { class: 'review-counts' }, GRADES.map((g) => h('span', { class: `review-chip grade-${g}`, text: `${t(`review.grade.${g}`)} ${counts[g]}` }))),
       h('div', { class: 'review-line' },
         h('button', { type: 'button', class: 'btn icon review-step', dataset: { ctl: 'review-prev' }, aria: { label: t('review.prev') }, disabled: this.jumpTarget(-1) === undefined, on: { click: () => this.jump(-1) } }, svgPath('M15.4 4.6 16.8 6l-6 6 6 6-1.4 1.4L8 12z')),
-        h('ol', { class: 'review-timeline', aria: { label: t('review.timeline') } },
+        h('ol', { class: 'review-timeline', aria: { label: t('review.timeline') }, on: { scroll: (e) => moreMarks(e.target) } },
           decisions.map((d, i) => h('li', {},
             h('button', {
               type: 'button',
@@ -190,6 +190,7 @@ export class ReviewPanel {
       const [box, mark] = [timeline, current].map((el) => el.getBoundingClientRect());
       timeline.scrollLeft += mark.left + mark.width / 2 - (box.left + box.width / 2);
     }
+    moreMarks(timeline);
   }
 
   /** The replay step of the next (1) or previous (-1) decision from here, if any. */
@@ -240,3 +241,13 @@ const BESIDE = window.matchMedia('(orientation: landscape) and (max-height: 500p
 
 /** A loss or a threshold: up to two decimals, none when they are zeros. */
 const plain = (x) => formatFigure(x, { upTo: 2 });
+
+/**
+ * Which ends of a sideways-scrolling row of marks have more marks past them (data-more: "start",
+ * "end", both or none): only those fade out, so a row at its start shows its first mark whole.
+ */
+function moreMarks(timeline) {
+  const past = timeline.scrollWidth - timeline.clientWidth;
+  const more = [timeline.scrollLeft > 1 ? 'start' : '', timeline.scrollLeft < past - 1 ? 'end' : ''].filter(Boolean);
+  timeline.dataset.more = more.join(' ');
+}
