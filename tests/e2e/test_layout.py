@@ -399,6 +399,25 @@ def test_the_results_way_on_is_on_screen_on_a_phone(make_table, size):
     bar, share = (page.locator(s).bounding_box() for s in (bar, "#settle-body .deal-share"))
     assert share["y"] + share["height"] <= bar["y"] + 0.5, (share, bar)
     table.shot(f"layout-{size}-results-end")
+    assert_tab_order_is_drawn_order(page)
+    # Turned the other way, the page's order follows the new layout (the deal code moves).
+    page.set_viewport_size({"width": viewport["height"], "height": viewport["width"]})
+    page.wait_for_timeout(100)
+    page.eval_on_selector("#settle-dialog", "d => { d.scrollTop = d.scrollHeight; }")
+    assert_tab_order_is_drawn_order(page)
+
+
+def assert_tab_order_is_drawn_order(page) -> None:
+    # The controls in the page's order (the tab order, and a screen reader's) must come top to
+    # bottom, left to right, as drawn: the way on's bar, placed last with CSS order, came before
+    # the deal code's buttons in the page, above them on screen.
+    boxes = page.evaluate("""() => [...document.querySelectorAll('#settle-body :is(button, a[href], select)')]
+      .map((el) => { const b = el.getBoundingClientRect();
+        return {name: el.dataset.ctl || el.className, top: b.top, bottom: b.bottom, left: b.left}; })""")
+    assert len(boxes) >= 8, boxes
+    for before, after in zip(boxes, boxes[1:]):
+        same_line = after["top"] < before["bottom"] - 1 and before["top"] < after["bottom"] - 1
+        assert (after["left"] > before["left"]) if same_line else (after["top"] >= before["bottom"] - 1), (before, after)
 
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])

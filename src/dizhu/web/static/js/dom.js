@@ -31,6 +31,12 @@ export function append(parent, children) {
   return parent;
 }
 
+/**
+ * A phone held sideways: the style sheets' `@media (orientation: landscape) and (max-height: 500px)`,
+ * for the few layouts that also change the page's order (reading and tab order follow what is drawn).
+ */
+export const LANDSCAPE_PHONE = window.matchMedia('(orientation: landscape) and (max-height: 500px)');
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** An inline <svg> showing one of the symbols defined in index.html. */

@@ -4,7 +4,7 @@
 // every card face up. The server computes it; this module asks for it, shows
 // the progress, and follows the replay's steps.
 
-import { h, replace, svgPath, useStyle } from './dom.js';
+import { h, replace, svgPath, useStyle, LANDSCAPE_PHONE } from './dom.js';
 import { lastDealIndex } from './tablestate.js';
 import { actionLabel, figure as formatFigure, hintParts, labelled, signed, spacedAfter } from './format.js';
 import { t, usePart } from './i18n.js';
@@ -237,7 +237,7 @@ export class ReviewPanel {
 }
 
 /** The review beside the replay, scrolling on its own (review.css, landscape phones). */
-const BESIDE = window.matchMedia('(orientation: landscape) and (max-height: 500px)');
+const BESIDE = LANDSCAPE_PHONE;
 
 /** A loss or a threshold: up to two decimals, none when they are zeros. */
 const plain = (x) => formatFigure(x, { upTo: 2 });

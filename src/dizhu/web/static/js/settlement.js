@@ -3,7 +3,7 @@
 // the match winner(s), the deal code with "replay this deal", and the buttons
 // for what comes next.
 
-import { h, replace } from './dom.js';
+import { h, replace, LANDSCAPE_PHONE } from './dom.js';
 import { cardRow } from './cardview.js';
 import { seatName, playChips, levelName, winnerSentence, labelled, signed, figure } from './format.js';
 import { choices } from './dom.js';
@@ -67,6 +67,19 @@ export function renderSettlement(body, { view, table, result, handlers, replayLe
   const newMatch = (cls) => h('button', { type: 'button', class: cls, dataset: { ctl: 'new-match' }, text: t('menu.new_match'), on: { click: handlers.newMatch } });
   const levelSelect = h('select', { class: 'replay-level', aria: { label: t('settle.replay_level') } },
     choices('level').map((level) => h('option', { value: level, text: levelName(level), selected: level === (replayLevel || view.level) })));
+  // The way on, in a row of its own that stays at the sheet's bottom edge while the rest scrolls
+  // (on a phone it was below the fold): another round, or a new match once this one is won. On a
+  // landscape phone the other buttons join it there (screens.css).
+  const wayOn = h('div', { class: 'row buttons way-on' },
+    matchOver ? newMatch('btn primary')
+      : h('button', { type: 'button', class: 'btn primary', dataset: { ctl: 'another-round' }, text: t('settle.another_round'), on: { click: handlers.anotherRound } }));
+  const foot = h('div', { class: 'settle-foot' },
+    h('div', { class: 'row buttons' },
+      h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay' }, text: t('settle.replay'), on: { click: handlers.replay } }),
+      handlers.review ? h('button', { type: 'button', class: 'btn', dataset: { ctl: 'review' }, text: t('review.open'), on: { click: handlers.review } }) : null,
+      h('button', { type: 'button', class: 'btn', dataset: { ctl: 'view-table' }, text: t('settle.view_table'), on: { click: handlers.close } }),
+      matchOver ? null : newMatch('btn')),
+    wayOn);
   replace(body,
     h('header', { class: `settle-head ${mine > 0 ? 'win' : 'lose'}` },
       h('h2', { id: 'settle-title', text: headline }),
@@ -86,19 +99,22 @@ export function renderSettlement(body, { view, table, result, handlers, replayLe
       h('tbody', {}, rows)),
     // The rule of the match while it goes on; once won, the winners' line above says it all.
     view.target && !matchOver ? h('p', { class: 'target', text: t('settle.target', { n: view.target }) }) : null,
-    // The way on, in a row of its own that stays at the sheet's bottom edge while the rest scrolls
-    // (on a phone it was below the fold): another round, or a new match once this one is won. On a
-    // landscape phone the other buttons join it there (screens.css).
-    h('div', { class: 'settle-foot' },
-      h('div', { class: 'row buttons' },
-        h('button', { type: 'button', class: 'btn', dataset: { ctl: 'replay' }, text: t('settle.replay'), on: { click: handlers.replay } }),
-        handlers.review ? h('button', { type: 'button', class: 'btn', dataset: { ctl: 'review' }, text: t('review.open'), on: { click: handlers.review } }) : null,
-        h('button', { type: 'button', class: 'btn', dataset: { ctl: 'view-table' }, text: t('settle.view_table'), on: { click: handlers.close } }),
-        matchOver ? null : newMatch('btn')),
-      h('div', { class: 'row buttons way-on' },
-        matchOver ? newMatch('btn primary')
-          : h('button', { type: 'button', class: 'btn primary', dataset: { ctl: 'another-round' }, text: t('settle.another_round'), on: { click: handlers.anotherRound } }))),
-    result.deal_code ? dealSection(result.deal_code, levelSelect, handlers) : null);
+    foot);
+  const share = result.deal_code ? dealSection(result.deal_code, levelSelect, handlers) : null;
+  arrange = () => placeShare(body, foot, wayOn, share);
+  arrange();
+}
+
+// The deal code sits where it is drawn, so that the tab order and a screen reader meet it there,
+// before the way on's bar at the sheet's end: on a landscape phone the bar holds every button and
+// the code comes before them all; elsewhere it follows the other buttons, inside the foot.
+let arrange = () => {};
+LANDSCAPE_PHONE.addEventListener('change', () => arrange());
+
+function placeShare(body, foot, wayOn, share) {
+  if (!share) return;
+  if (LANDSCAPE_PHONE.matches) body.insertBefore(share, foot);
+  else foot.insertBefore(share, wayOn);
 }
 
 /** The deal code: copy it or a link to it, and play the deal again (at a chosen level). */
