@@ -167,6 +167,10 @@ def test_the_replay_and_its_review_fit_a_landscape_phone(make_table, viewport):
     assert outside == [], outside
     # what the panel scrolled out of sight went whole: no half a row of counts at its top
     assert table.page.evaluate(HALF_CUT, "#review") == []
+    # Every card's rank shows whole in the strip the next card leaves (a hand of 19 beside the
+    # review showed "10" as "1(" at 740 x 360).
+    cut = table.page.evaluate(RANKS_CUT, ".replay-hand .card-row")
+    assert cut == [], cut
     # The row of marks fades out only at an end with more marks past it.
     row = table.page.locator("#review .review-timeline")
     if row.evaluate("el => el.scrollWidth > el.clientWidth"):
@@ -175,6 +179,18 @@ def test_the_replay_and_its_review_fit_a_landscape_phone(make_table, viewport):
         row.evaluate("el => { el.scrollLeft = el.scrollWidth; el.dispatchEvent(new Event('scroll')); }")
         assert row.get_attribute("data-more") == "start"
         table.shot(f"phone-landscape-{viewport['width']}-review-marks-end")
+
+
+# The cards of the rows whose rank runs under the next card, and by how much.
+RANKS_CUT = """(sel) => [...document.querySelectorAll(sel)].flatMap((row) => {
+  const cards = [...row.querySelectorAll('.card')];
+  return cards.slice(0, -1).flatMap((card, i) => {
+    const rank = card.querySelector('.rk');
+    const over = rank ? rank.getBoundingClientRect().right - cards[i + 1].getBoundingClientRect().left : 0;
+    // (the rank's box holds the glyph's side bearings too, about 1.5 px at this size)
+    return over > 2 ? [`${rank.textContent} by ${over.toFixed(1)} px`] : [];
+  });
+})"""
 
 
 # The children of a scroller that are neither wholly in its box nor wholly out of it.

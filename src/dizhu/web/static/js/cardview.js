@@ -29,7 +29,7 @@ export function cardFace(id, extra = '') {
     centre = svgUse(star, 'pip-c');
   } else {
     index = h('span', { class: 'idx', 'aria-hidden': 'true' },
-      h('span', { class: 'rk', text: RANK_LABELS[rank] }),
+      h('span', { class: RANK_LABELS[rank].length > 1 ? 'rk two' : 'rk', text: RANK_LABELS[rank] }),
       svgUse(`suit-${suit}`, 'pip-s'));
     centre = svgUse(`suit-${suit}`, 'pip-c');
   }
