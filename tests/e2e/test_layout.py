@@ -400,6 +400,12 @@ def test_the_results_way_on_is_on_screen_on_a_phone(make_table, size):
     assert share["y"] + share["height"] <= bar["y"] + 0.5, (share, bar)
     table.shot(f"layout-{size}-results-end")
     assert_tab_order_is_drawn_order(page)
+    # A random deal's code (40 characters) broke before its last character on a phone; too long
+    # for a line, it breaks after the variant's hyphen.
+    lines = page.eval_on_selector("#settle-body .deal-share code", """(code) => {
+      code.textContent = 'classic-843b531e53c626fc24d4967816195001';
+      return [...code.getClientRects()].map((r) => r.width); }""")
+    assert len(lines) <= 2 and min(lines) > 60, lines
     # Turned the other way, the page's order follows the new layout (the deal code moves).
     page.set_viewport_size({"width": viewport["height"], "height": viewport["width"]})
     page.wait_for_timeout(100)
