@@ -300,6 +300,23 @@ def test_a_reloaded_table_on_a_phone_draws_no_keyboard_focus(make_table):
     assert table.page.evaluate("document.activeElement.id") == "hand"
 
 
+def test_results_reloaded_on_a_phone_draw_no_focus_ring(make_table):
+    # Reloaded at the results, "Another round" took the focus and drew its ring on a touch screen
+    # nobody had touched yet; the sheet itself holds the focus now, and the way on is one tab away.
+    table = make_table(PHONE_PORTRAIT).open()
+    table.start_deal(deal_where_i_bid_first())
+    table.play_round("classic")
+    table.reload()
+    table.wait("#settle-dialog[open]")
+    page = table.page
+    assert page.evaluate("!!document.querySelector(':is(button, a, select, input):focus-visible')") is False
+    assert page.evaluate("document.activeElement.id") == "settle-dialog"
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "none"
+    # A keyboard, once used, gets its focus ring as before.
+    page.keyboard.press("Tab")
+    assert page.evaluate("!!document.querySelector('#settle-dialog button:focus-visible')") is True
+
+
 def test_the_cards_picked_come_back_after_a_reload(make_table):
     # Picked but not played, they were lost on a reload (the rest of the table came back).
     table = make_table(DESKTOP).open()

@@ -80,10 +80,17 @@ function confirmAction(text, yesLabel) {
  */
 function focusHand() {
   if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
-  // Not before the first touch or key on a touch screen: a page just loaded draws the focus ring
-  // of what a script focuses (once the player has touched, it does not), and a phone has no keys.
-  if (!interacted && matchMedia('(pointer: coarse)').matches) return;
+  if (untouched()) return;
   hand.el.focus({ preventScroll: true });
+}
+
+/**
+ * A touch screen before its first touch or key: a page just (re)loaded draws the focus ring of
+ * whatever a script focuses then (once the player has touched, it does not), and a phone has no
+ * keys to need it.
+ */
+function untouched() {
+  return !interacted && matchMedia('(pointer: coarse)').matches;
 }
 let interacted = false;
 for (const type of ['pointerdown', 'keydown']) addEventListener(type, () => { interacted = true; }, { capture: true, once: true });
@@ -284,9 +291,11 @@ async function showSettlement() {
     },
   });
   if (!dialog.open) dialog.showModal();
-  // Open at the headline: focusing the button must not scroll a short screen down to it.
+  // Open at the headline: focusing the button must not scroll a short screen down to it. Untouched
+  // (the results of a reload on a phone), the sheet itself holds the focus, with no ring to draw.
   const primary = dialog.querySelector('.btn.primary') || dialog.querySelector('.btn');
-  if (primary) primary.focus({ preventScroll: true });
+  if (untouched()) dialog.focus({ preventScroll: true });
+  else if (primary) primary.focus({ preventScroll: true });
   dialog.scrollTop = 0;
 }
 
