@@ -226,6 +226,13 @@ def test_the_puzzle_tiles_keep_each_part_whole_on_a_landscape_phone(make_table):
         ".pz-item small .pz-part", f"(parts) => parts.filter((p) => ({TEXT_LINES})(p) > 1).map((p) => p.textContent)")
     assert table.page.locator(".pz-item small .pz-part").count() > 10 and split == []
     table.shot("puzzles-list-landscape-740")
+    # And the tiles are wide enough for the whole line: "Landlord · / 10 cards" broke on some
+    # tiles of the duel's list and not on the others.
+    for tab in (1, 2):
+        table.page.click(f".pz-tabs button:nth-child({tab})")
+        broken = table.page.eval_on_selector_all(
+            ".pz-item small", f"(lines) => lines.filter((p) => ({TEXT_LINES})(p) > 1).map((p) => p.textContent)")
+        assert broken == [], broken
 
 
 @pytest.mark.parametrize("variant", ["classic", "duel"])

@@ -223,7 +223,7 @@ function renderBoard() {
       h('small', { text: t('puzzle.cards', { n: ranksOfNotation(state.hands[seat]).length }) }),
       // the duel farmer's handicap line: it wins at this many cards
       state.handicap && seat !== state.landlord ? h('small', { text: t('puzzle.wins_at', { n: state.handicap }) }) : null),
-    h('div', { class: 'pz-cards' }, idsForNotation(state.hands[seat]).map((id) => cardFace(id, 'pz-small')))));
+    h('div', { class: 'pz-cards' }, idsForNotation(state.hands[seat]).map((id) => cardFace(id, 'mini')))));
   const last = state.trick.last;
   const trick = h('div', { class: 'pz-trick', id: 'pz-trick' },
     last ? [h('span', { class: 'pz-who', text: t('said.who', { name: seatLabel(last[0]) }) }), playChips(last[1])]
