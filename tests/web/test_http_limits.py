@@ -57,6 +57,46 @@ def test_a_huge_request_head_is_answered_431_and_closed(server):
     assert sent < 1_000_000
 
 
+@pytest.mark.parametrize("pieces", [1, 2, 7], ids=["one-write", "two-writes", "seven-writes"])
+def test_a_head_over_the_limit_is_refused_however_it_arrives(server, pieces):
+    # Measured after parsing, a head that ended within one read had been parsed and its count
+    # reset: 20 KB in one write, or 17 KB in two halves, went through (limit 8 KB here).
+    head = (b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 9000
+            + b"\r\nConnection: close\r\n\r\n")
+    s = _connect(server.port)
+    step = -(-len(head) // pieces)
+    try:
+        for i in range(0, len(head), step):
+            s.sendall(head[i:i + step])
+            time.sleep(0.05)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    answer = _read_all(s)
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+
+
+def test_a_long_path_counts_as_head(server):
+    s = _connect(server.port)
+    s.sendall(b"GET /" + b"p" * 9000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    answer = _read_all(s)
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+
+
+def test_a_body_sent_too_slowly_is_cut_off(server):
+    # Only the head had a deadline: a body promised and never sent held the connection open.
+    s = _connect(server.port)
+    start = time.monotonic()
+    s.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 100\r\n\r\n{")
+    answer = _read_all(s, limit=8)
+    elapsed = time.monotonic() - start
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
+    assert b"body" in answer and 0.8 <= elapsed < 4
+
+
 def test_a_head_of_normal_size_is_served(server):
     s = _connect(server.port)
     s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 6000 + b"\r\nConnection: close\r\n\r\n")

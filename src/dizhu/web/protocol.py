@@ -6,9 +6,11 @@ without ever finishing a request.  :func:`guarded_protocol` returns
 uvicorn's own protocol with these limits added:
 
 - a request head (request line and headers) over ``max_header_bytes`` is
-  answered ``431 headers_too_large`` and the connection closed;
+  answered ``431 headers_too_large`` and the connection closed, before the
+  parser reads it, however the bytes are split between reads;
 - a head not complete ``header_timeout`` seconds after its first byte (or
-  after the connection opened) is answered ``408 request_timeout``;
+  after the connection opened), or a body not complete ``header_timeout``
+  seconds after its head, is answered ``408 request_timeout``;
 - one client address holds at most ``client_connections`` connections at
   once; more are answered ``503 too_many_connections`` and closed.
 
@@ -47,6 +49,8 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
                          f"the request's headers are over {max_header_bytes} bytes")
     too_slow = _refusal(408, "Request Timeout", "request_timeout",
                         f"the request's headers did not arrive within {header_timeout:g} s")
+    too_slow_body = _refusal(408, "Request Timeout", "request_timeout",
+                             f"the request's body did not arrive within {header_timeout:g} s")
     too_many = _refusal(503, "Service Unavailable", "too_many_connections",
                         f"this address already has {client_connections} connections open")
     open_by_address: Counter[str] = Counter()
@@ -55,7 +59,9 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._head_bytes = 0
+            self._head_tail = b""  # the last bytes of the head so far: its end may straddle two reads
             self._in_head = True
+            self._in_body = False
             self._head_timer: asyncio.TimerHandle | None = None
             self._address: str | None = None
 
@@ -83,24 +89,32 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
 
         def data_received(self, data: bytes) -> None:
             if self._in_head:
-                self._head_bytes += len(data)
                 if self._head_timer is None:
                     self._start_head_timer()  # the first byte of a request on a kept-alive connection
+                # Measured before parsing, up to the blank line that ends the head (bytes past it
+                # belong to the body): measured after, a head that ended within this read had
+                # already been parsed and its count reset, and went through at any size.
+                seen = self._head_tail + data
+                end = _head_end(seen)
+                self._head_bytes += len(data) if end < 0 else end - len(self._head_tail)
+                self._head_tail = seen[-3:]
+                if self._head_bytes > max_header_bytes:
+                    self._refuse(too_large)
+                    return
             super().data_received(data)
-            # Checked after parsing: bytes past a complete head belong to the body.
-            if self._in_head and self._head_bytes > max_header_bytes and not self.transport.is_closing():
-                self._refuse(too_large)
 
         # ---- parser callbacks
 
         def on_headers_complete(self) -> None:
-            self._in_head = False
-            self._stop_head_timer()
+            self._in_head, self._in_body = False, True
+            self._start_head_timer()  # now for the body (a request without one completes at once)
             super().on_headers_complete()
 
         def on_message_complete(self) -> None:
+            self._in_body = False
+            self._stop_head_timer()
             super().on_message_complete()
-            self._in_head, self._head_bytes = True, 0  # the next request on this connection
+            self._in_head, self._head_bytes, self._head_tail = True, 0, b""  # the next request on this connection
 
         # ---- helpers
 
@@ -115,7 +129,11 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
 
         def _head_timed_out(self) -> None:
             self._head_timer = None
-            if self._in_head and not self.transport.is_closing():
+            if self.transport.is_closing():
+                return
+            if self._in_body:
+                self._refuse(too_slow_body)
+            elif self._in_head:
                 if self._head_bytes:
                     self._refuse(too_slow)
                 else:
@@ -128,3 +146,14 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
                 self.transport.close()
 
     return GuardedHttpTools
+
+
+def _head_end(seen: bytes) -> int:
+    """Where the head in ``seen`` ends (just past its blank line), or -1.  A bare LF counts too:
+    the parser accepts it.
+
+    >>> _head_end(b"GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\nbody"), _head_end(b"GET / HTTP/1.1\\n\\n"), _head_end(b"GET /")
+    (27, 16, -1)
+    """
+    ends = [i + len(mark) for mark in (b"\r\n\r\n", b"\n\n") if (i := seen.find(mark)) >= 0]
+    return min(ends, default=-1)
