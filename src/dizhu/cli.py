@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import secrets
 import sys
@@ -38,6 +39,11 @@ def _serve(args: argparse.Namespace) -> int:
     from .web.server import serve
 
     settings = serve_settings(args)
+    try:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"dizhu serve: cannot use the data directory {settings.data_dir}: {error.strerror}", file=sys.stderr)
+        return 2
     serve(settings, access_log=not args.no_access_log)
     return 0
 
@@ -81,21 +87,29 @@ def _at_least_one(text: str) -> int:
 
 def _non_negative(text: str) -> float:
     value = float(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
+    # (not inf: an infinite pace scale came out as nan, and no pace at all hid nothing)
+    if not (value >= 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError("must be a number, 0 or more")
     return value
 
 
 def _database(text: str) -> str:
-    if not text.startswith(("sqlite:", "postgresql://", "postgres://")):
+    if not text.startswith(("sqlite:", "postgresql://", "postgres://")) or text == "sqlite:":
         raise argparse.ArgumentTypeError("must be sqlite:PATH or postgresql://...")
     return text
 
 
 def _positive(text: str) -> float:
     value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be more than 0")
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError("must be a number more than 0")
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:  # (70000 listened on 4464)
+        raise argparse.ArgumentTypeError("must be a TCP port, 0 to 65535 (0: any free port)")
     return value
 
 
@@ -112,7 +126,7 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.add_argument("--host", default=default("host"),
                        help="address to listen on (default: %(default)s, this machine only; 0.0.0.0 for every "
                        "interface)")
-    serve.add_argument("--port", type=int, default=default("port"), help="TCP port to listen on (default: %(default)s)")
+    serve.add_argument("--port", type=_port, default=default("port"), help="TCP port to listen on (default: %(default)s)")
     serve.add_argument("--data-dir", type=Path, default=None, metavar="DIR",
                        help="directory for the games database "
                        "(default: $DIZHU_DATA_DIR, else $XDG_DATA_HOME/dizhu, else ~/.local/share/dizhu)")
@@ -159,12 +173,12 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.add_argument("--max-header-bytes", type=_count, default=default("max_header_bytes"), metavar="BYTES",
                        help="largest request head; larger ones are answered 431 (default: %(default)s)")
     serve.add_argument("--header-timeout", type=_positive, default=default("header_timeout"), metavar="SECONDS",
-                       help="time a client has to send a request's head (default: %(default)s)")
+                       help="time a client has to send a request's head, and then its body (default: %(default)s)")
     serve.add_argument("--keep-alive", type=_positive, default=default("keep_alive"), metavar="SECONDS",
                        help="how long an idle connection is kept open (default: %(default)s)")
-    serve.add_argument("--max-connections", type=_count, default=default("max_connections"), metavar="N",
+    serve.add_argument("--max-connections", type=_at_least_one, default=default("max_connections"), metavar="N",
                        help="connections and requests at once; more are answered 503 (default: %(default)s)")
-    serve.add_argument("--client-connections", type=_count, default=default("client_connections"), metavar="N",
+    serve.add_argument("--client-connections", type=_at_least_one, default=default("client_connections"), metavar="N",
                        help="connections one client address may hold open at once (default: %(default)s)")
     serve.add_argument("--pace", type=_non_negative, default=default("pace"), metavar="SCALE",
                        help="scale of the computers' decision pace, which hides their thinking time "
@@ -248,6 +262,10 @@ def _arena(args: argparse.Namespace) -> int:
 
     from .arena import format_summary, progress_bar, run_arena
 
+    if args.json and not (Path(args.json).parent.is_dir() and not Path(args.json).is_dir()):
+        # checked first: the results of a long run were lost to a traceback at its end
+        print(f"dizhu arena: cannot write {args.json}: no such directory, or a directory", file=sys.stderr)
+        return 2
     result = run_arena(args.a, args.b, args.variant, deals=args.deals, seed=args.seed,
                        bidding=args.bidding, workers=args.workers, budget=args.budget,
                        progress=None if args.quiet else progress_bar, ray=args.ray,
@@ -285,20 +303,20 @@ def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     arena.add_argument("--a", required=True, choices=PLAYERS, help="player A")
     arena.add_argument("--b", required=True, choices=PLAYERS, help="player B")
     arena.add_argument("--variant", default="classic", choices=list(VARIANTS))
-    arena.add_argument("--deals", type=int, default=2000)
+    arena.add_argument("--deals", type=_at_least_one, default=2000)
     arena.add_argument("--seed", default="1", help="seed of the deals (default: 1)")
     arena.add_argument("--bidding", action="store_true", help="play the bidding too")
-    arena.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
-    arena.add_argument("--budget", type=float, default=None, help="super-hard thinking budget, seconds")
+    arena.add_argument("--workers", type=_at_least_one, default=None, help="processes (default: every core)")
+    arena.add_argument("--budget", type=_positive, default=None, help="super-hard thinking budget, seconds")
     arena.add_argument("--ray", default=None, metavar="ADDRESS",
                        help="play the deals on a Ray cluster: auto, HOST:PORT, or local "
                        "(a Ray instance on this machine); needs the ray extra")
     arena.add_argument("--review", action="store_true",
                        help="review every decision of A (docs/REVIEW.md) and summarise where A loses "
                        "expected points; seconds a game, so use few deals")
-    arena.add_argument("--review-budget", type=float, default=None, metavar="SECONDS",
+    arena.add_argument("--review-budget", type=_positive, default=None, metavar="SECONDS",
                        help="the review's budget per decision (default: the search's)")
-    arena.add_argument("--series", type=int, default=1, metavar="N",
+    arena.add_argument("--series", type=_at_least_one, default=1, metavar="N",
                        help="play the deals in runs of N at one table: the players see the run's "
                        "earlier games, as in a match (default: 1, every deal on its own)")
     arena.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON")
@@ -306,7 +324,7 @@ def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     arena.set_defaults(func=_arena)
 
     bench = commands.add_parser("bench", help="quick speed check of the rules engine and game engine")
-    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    bench.add_argument("--seconds", type=_positive, default=2.0, help="time per measurement")
     bench.set_defaults(func=_bench)
 
 

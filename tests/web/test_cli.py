@@ -33,10 +33,47 @@ def test_options_are_parsed():
 
 @pytest.mark.parametrize("bad", [["--workers", "-1"], ["--bot-budget", "0"], ["--retention-days", "-2"],
                                  ["--create-limit", "-1"], ["--create-burst", "-3"],
-                                 ["--sync", "off"], ["--port", "x"]])
+                                 ["--sync", "off"], ["--port", "x"],
+                                 # 70000 listened on 4464; an infinite pace scale switched the pace off
+                                 ["--port", "70000"], ["--port", "-1"], ["--pace", "inf"], ["--pace", "nan"],
+                                 ["--bot-budget", "inf"], ["--client-connections", "0"],
+                                 ["--max-connections", "0"], ["--database", "sqlite:"]])
 def test_bad_options_are_refused(bad, capsys):
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", *bad])
+    assert "error: argument" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["bench", "--seconds", "0"], ["bench", "--seconds", "inf"],
+                                     ["arena", "--a", "normal", "--b", "normal", "--workers", "-3"],
+                                     ["arena", "--a", "normal", "--b", "normal", "--series", "0"],
+                                     ["arena", "--a", "normal", "--b", "normal", "--deals", "0"],
+                                     ["arena", "--a", "normal", "--b", "normal", "--budget", "-1"],
+                                     ["arena", "--a", "normal", "--b", "normal", "--review-budget", "-1"]])
+def test_the_tools_refuse_numbers_they_cannot_use(command, capsys):
+    # Each was a traceback, a division by zero, a run without end or a review graded backwards.
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(command)
+    assert "error: argument" in capsys.readouterr().err
+
+
+def test_an_arena_refuses_a_results_file_it_could_not_write_before_it_plays(tmp_path, capsys):
+    from dizhu.cli import main
+
+    assert main(["arena", "--a", "normal", "--b", "normal", "--deals", "1", "--quiet",
+                 "--json", str(tmp_path / "missing" / "x.json")]) == 2
+    assert main(["arena", "--a", "normal", "--b", "normal", "--deals", "1", "--quiet", "--json", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert "cannot write" in out.err and "WP" not in out.out  # refused before the run
+
+
+def test_serve_explains_a_data_directory_it_cannot_use(tmp_path, capsys):
+    from dizhu.cli import main
+
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["serve", "--data-dir", str(blocker / "data")]) == 2
+    assert "cannot use the data directory" in capsys.readouterr().err
 
 
 def test_the_data_directory_follows_the_environment(monkeypatch, tmp_path):

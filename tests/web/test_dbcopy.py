@@ -158,3 +158,35 @@ def test_a_missing_database_or_nginx_fails_in_ci_and_skips_elsewhere(monkeypatch
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception):
         missing("no PostgreSQL here")
+
+
+def test_a_source_that_is_not_a_database_fails_plainly_before_the_target_exists(tmp_path, capsys):
+    from dizhu.cli import main
+
+    junk = tmp_path / "junk.txt"
+    junk.write_text("not a database")
+    target = tmp_path / "copy.sqlite"
+    assert main(["db", "copy", "--from", f"sqlite:{junk}", "--to", f"sqlite:{target}"]) == 1
+    assert main(["db", "backup", "--database", f"sqlite:{junk}", "--to", str(tmp_path / "b.sqlite")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("file is not a database") == 2 and "Traceback" not in err
+    assert not target.exists() and not (tmp_path / "b.sqlite").exists()
+
+
+def test_an_unreachable_postgresql_source_fails_plainly_without_its_password(tmp_path, capsys):
+    from dizhu.cli import main
+
+    assert main(["db", "copy", "--from", "postgresql://nobody:secret@127.0.0.1:1/x",
+                 "--to", f"sqlite:{tmp_path / 'copy.sqlite'}"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot read the PostgreSQL" in err and "secret" not in err
+    assert not (tmp_path / "copy.sqlite").exists()
+
+
+def test_a_backup_needs_its_directory(tmp_path, capsys):
+    from dizhu.cli import main
+    from dizhu.web.sqlite_store import SQLiteStore
+
+    SQLiteStore(tmp_path / "dizhu.sqlite").close()
+    assert main(["db", "backup", "--data-dir", str(tmp_path), "--to", str(tmp_path / "no" / "b.sqlite")]) == 1
+    assert "no directory" in capsys.readouterr().err and not (tmp_path / "no").exists()

@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from .database import is_postgres, sqlite_path
+from .database import describe, is_postgres, sqlite_path
 from .sqlite_store import SQLiteStore
 
 __all__ = ["copy_games", "backup_sqlite", "table_digests", "CopyReport", "TABLES", "CopyError"]
@@ -45,6 +46,38 @@ class CopyError(RuntimeError):
 @dataclass
 class CopyReport:
     rows: dict[str, int]
+
+
+@contextmanager
+def _plainly(what: str) -> Iterator[None]:
+    """A database's own error (not a database, unreachable, refused) as a :class:`CopyError`."""
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
+    try:
+        import psycopg
+
+        errors += (psycopg.Error,)
+    except ImportError:
+        pass
+    try:
+        yield
+    except errors as exc:
+        raise CopyError(f"{what}: {str(exc).strip() or type(exc).__name__}") from exc
+
+
+def _count_games(url: str, data_dir: Path) -> int:
+    """Read the source once before anything is written: a file that is not a database, or a
+    server that does not answer, fails here, before the target exists."""
+    with _plainly(f"cannot read the {describe(url or f'sqlite:{sqlite_path(url, data_dir)}')}"):
+        if is_postgres(url):
+            import psycopg
+
+            with psycopg.connect(url, connect_timeout=10) as conn:
+                return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        db = _sqlite_connect(sqlite_path(url, data_dir), write=False)
+        try:
+            return db.execute("SELECT count(*) FROM games").fetchone()[0]
+        finally:
+            db.close()
 
 
 def _normal(table: str, row: tuple) -> tuple:
@@ -170,11 +203,13 @@ def copy_games(source: str, target: str, data_dir: "Path | str" = ".") -> CopyRe
     data_dir = Path(data_dir)
     if source == target:
         raise CopyError("the source and the target are the same database")
-    if is_postgres(target):
-        counts = _write_postgres(target, _rows(source, data_dir))
-    else:
-        counts = _write_sqlite(sqlite_path(target, data_dir), _rows(source, data_dir))
-    before, after = table_digests(source, data_dir), table_digests(target, data_dir)
+    _count_games(source, data_dir)
+    with _plainly("the copy failed"):
+        if is_postgres(target):
+            counts = _write_postgres(target, _rows(source, data_dir))
+        else:
+            counts = _write_sqlite(sqlite_path(target, data_dir), _rows(source, data_dir))
+        before, after = table_digests(source, data_dir), table_digests(target, data_dir)
     if before != after:
         # Only possible if the source changed meanwhile (a server still running on it).
         changed = [t for t in TABLES if before[t] != after[t]]
@@ -189,14 +224,17 @@ def backup_sqlite(path: Path, to: Path) -> int:
     of games it holds."""
     if to.exists():
         raise CopyError(f"{to} already exists")
+    if not to.parent.is_dir():
+        raise CopyError(f"no directory {to.parent} to hold the backup")
+    _count_games(f"sqlite:{path}", path.parent)
     source = _sqlite_connect(path, write=False)
     try:
-        to.parent.mkdir(parents=True, exist_ok=True)
         os.close(os.open(to, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         target = sqlite3.connect(to)
         try:
-            source.backup(target)
-            return target.execute("SELECT count(*) FROM games").fetchone()[0]
+            with _plainly("the backup failed"):
+                source.backup(target)
+                return target.execute("SELECT count(*) FROM games").fetchone()[0]
         finally:
             target.close()
     finally:
