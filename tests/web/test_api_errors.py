@@ -170,6 +170,52 @@ def test_unknown_paths_and_methods(client, game):
     response = client.delete(f"/api/games/{game.id}", headers=game.headers)
     error_of(response, 405, "method_not_allowed")
     error_of(client.put("/api/games", json={}), 405, "method_not_allowed")
+    # No API address at all: 404 whatever the method (it was a 405 naming GET, which then 404s).
+    for method in ("post", "put", "delete"):
+        error_of(client.request(method, "/api/nothing"), 404, "not_found")
+        error_of(client.request(method, f"/api/games/{game.id}/nothing", headers=game.headers), 404, "not_found")
+
+
+def test_unknown_or_repeated_query_parameters_are_refused_everywhere(client, game):
+    # Only the view and the rounds checked them: POST /api/games?variant=duel made a classic game.
+    with Unchanged(client, game):
+        for method, path, body in [("post", "/api/games", {}), ("get", "/api/health", None),
+                                   ("post", f"/api/games/{game.id}/hint", {}),
+                                   ("post", f"/api/games/{game.id}/check", {"action": "pass"}),
+                                   ("patch", f"/api/games/{game.id}", {"language": "ja"}),
+                                   ("get", "/api/puzzles", None), ("get", "/api/puzzles/classic-001", None),
+                                   ("get", f"/api/games/{game.id}/rounds/1/review", None)]:
+            kwargs = {"json": body} if body is not None else {}
+            name = "level" if path == "/api/puzzles" else "variant"  # (the list takes a variant)
+            error = error_of(client.request(method, f"{path}?{name}=duel", headers=game.headers, **kwargs),
+                             422, "invalid_request")
+            assert error["params"]["detail"] == [f"query.{name}: not a parameter of this address"], error
+    error = error_of(client.get(f"/api/games/{game.id}?since=1&since=2", headers=game.headers), 422, "invalid_request")
+    assert error["params"]["detail"] == ["query.since: given more than once"]
+    # the parameters an address takes still work, and the UI's pages take any
+    assert client.get(f"/api/games/{game.id}?since=1", headers=game.headers).status_code == 200
+    assert client.get("/api/puzzles?variant=duel").status_code == 200
+    assert client.get("/?deal=classic-1&x=2").status_code == 200
+
+
+def test_a_body_that_is_not_utf8_is_malformed(client, game):
+    # The JSON parser guessed UTF-16 and UTF-32 from the NUL bytes and took them.
+    body = {"action": "pass"}
+    with Unchanged(client, game):
+        for encoding in ("utf-16", "utf-16-le", "utf-32"):
+            response = client.post(f"/api/games/{game.id}/check", content=json.dumps(body).encode(encoding),
+                                   headers={**game.headers, "content-type": "application/json"})
+            error_of(response, 400, "malformed_json")
+        response = client.post(f"/api/games/{game.id}/check", content=b'{"action": "pass\xff"}',
+                               headers={**game.headers, "content-type": "application/json"})
+        error_of(response, 400, "malformed_json")
+    assert game.post("check", {"action": "pass"}).status_code == 200
+
+
+@pytest.mark.parametrize("number", ["+1", "%201", "1%20", "1.0", "1_0", "0x1"])
+def test_a_round_number_is_plain_decimal_digits(client, game, number):
+    error_of(client.get(f"/api/games/{game.id}/rounds/{number}/review", headers=game.headers),
+             422, "invalid_request")
 
 
 # ---- who may see and touch a game
@@ -199,6 +245,8 @@ def test_every_game_call_needs_the_right_token(client, game, method, path, body)
         error_of(call(url, headers=auth(game.token[:-1] + ("A" if game.token[-1] != "A" else "B")), **kwargs),
                  403, "wrong_token")
         error_of(call(url, headers=auth("x" * 5000), **kwargs), 403, "wrong_token")
+        if body is not None:  # no token is refused before the body is read (it was 422 for a bad one)
+            error_of(call(url, json={"bad": True}), 401, "missing_token")
         for forged in ["A" * 22, game.id[:-1] + ("A" if game.id[-1] != "A" else "B"), "short", "x" * 300,
                        "%C3%A9" * 11, "%00" * 22]:
             response = call(f"/api/games/{forged}{path}", headers=game.headers, **kwargs)

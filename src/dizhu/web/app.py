@@ -15,7 +15,10 @@ import mimetypes
 from typing import Annotated, Any, AsyncIterator, Optional
 
 from fastapi import Body, Depends, FastAPI, Header, Path as PathParam, Query, Request, Security
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, BeforeValidator
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
@@ -27,9 +30,9 @@ from .errors import UI_ROUTE, ApiError, allowed_methods, install_handlers
 from .logs import log_failure
 from .middleware import BodyLimit, HeadAsGet, SafetyNet, SecurityHeaders
 from .schemas import Act, Check, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, ReviewAnswer, Rounds
-from .schemas import RoundsQuery, Step, Verdict, View, ViewQuery
+from .schemas import RoundsQuery, Step, Verdict, View, ViewQuery, decimal_digits
 from .schemas import Settings as SettingsBody
-from .service import GameKey, GameService, Reply
+from .service import GameKey, GameService, Reply, check_key
 from .database import open_database
 from .puzzles import add_puzzle_routes
 from .settings import Settings
@@ -80,7 +83,8 @@ async def client_address(request: Request) -> str:
 #: The address every per-client limit and the fair queue of the computers go by.
 Client = Annotated[str, Depends(client_address)]
 #: A finished round, by its `number` (the view's `round_number` while it is on the table).
-RoundNumber = Annotated[int, PathParam(ge=1, le=2**31 - 1, description="The round's `number`.")]
+RoundNumber = Annotated[int, PathParam(ge=1, le=2**31 - 1, description="The round's `number`."),
+                        BeforeValidator(decimal_digits)]
 
 
 # The dependencies are coroutines so that they run on the event loop: FastAPI sends a plain
@@ -91,8 +95,11 @@ async def game_key(
     game_id: str,
     credentials: Annotated[Optional[HTTPAuthorizationCredentials], Security(_bearer)],
 ) -> GameKey:
-    """The game of the address's ``{game_id}`` and the request's bearer token (checked by the service)."""
-    return GameKey(game_id, credentials.credentials if credentials is not None else None)
+    """The game of the address's ``{game_id}`` and the request's bearer token.  No token (401) or a
+    malformed id (404) is refused here, before the body is read; the service compares the token."""
+    key = GameKey(game_id, credentials.credentials if credentials is not None else None)
+    check_key(key)
+    return key
 
 
 #: The game a ``/api/games/{game_id}...`` request names, with its token.
@@ -105,6 +112,43 @@ async def game_service(request: Request) -> GameService:
 
 #: The application's game service (made at start-up).
 Service = Annotated[GameService, Depends(game_service)]
+
+
+def _query_names(route: APIRoute) -> frozenset[str]:
+    """The query parameters ``route`` takes (a model's fields count one by one)."""
+    names: set[str] = set()
+    pending = [route.dependant]
+    while pending:
+        dependant = pending.pop()
+        pending.extend(dependant.dependencies)
+        for param in dependant.query_params:
+            model = param.field_info.annotation
+            if isinstance(model, type) and issubclass(model, BaseModel):
+                names.update(field.alias or name for name, field in model.model_fields.items())
+            else:
+                names.add(param.alias)
+    return frozenset(names)
+
+
+async def known_query(request: Request) -> None:
+    """The API refuses a query parameter its address does not take, or one given twice, as it
+    refuses an unknown field (``422 invalid_request``); the UI's pages take any."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute) or route.name == UI_ROUTE or not request.url.query:
+        return
+    allowed = _QUERY_NAMES.get(route.unique_id)
+    if allowed is None:
+        allowed = _QUERY_NAMES[route.unique_id] = _query_names(route)
+    keys = [key for key, _ in request.query_params.multi_items()]
+    errors = [{"type": "extra_forbidden", "loc": ("query", key), "msg": "not a parameter of this address"}
+              for key in dict.fromkeys(keys) if key not in allowed]
+    errors += [{"type": "repeated", "loc": ("query", key), "msg": "given more than once"}
+               for key in dict.fromkeys(keys) if key in allowed and keys.count(key) > 1]
+    if errors:
+        raise RequestValidationError(errors)
+
+
+_QUERY_NAMES: dict[str, frozenset[str]] = {}  # (routes do not hash)
 
 
 def _reply(reply: Reply) -> Response:
@@ -153,6 +197,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         docs_url=None,  # the interactive pages load scripts from a CDN; the CSP forbids that
         redoc_url=None,
         lifespan=lifespan,
+        dependencies=[Depends(known_query)],
     )
     install_handlers(app)
     # Added last = outermost: the security headers wrap even the 413 and 500 answers.

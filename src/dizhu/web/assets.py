@@ -40,6 +40,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 
 from .comments import css_without_comments, js_without_comments
+from .conditional import matches
 
 try:  # Brotli is a little smaller than gzip; without the package, gzip alone
     import brotli
@@ -269,7 +270,7 @@ class UIAssets:
         if entry is None or ".." in parts:
             raise HTTPException(status_code=404)
         headers = {"Cache-Control": cache, "ETag": entry.etag, "Vary": "Accept-Encoding"}
-        if if_none_match and entry.etag in [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]:
+        if matches(entry.etag, if_none_match):
             return Response(status_code=304, headers=headers)
         accepted = _accepted(accept_encoding)
         choices = [name for name in ("br", "gzip") if name in entry.encodings and name in accepted]

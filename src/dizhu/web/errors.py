@@ -100,11 +100,15 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
-        code, message = _HTTP_CODES.get(exc.status_code, ("http_error", "the request was refused"))
+        status = exc.status_code
+        allowed = allowed_methods(request) if status == 405 else ""
+        if status == 405 and not allowed and request.url.path.startswith("/api/"):
+            status = 404  # only the UI's catch-all (GET, a JSON 404 there) has this API path
+        code, message = _HTTP_CODES.get(status, ("http_error", "the request was refused"))
         headers = dict(exc.headers or {})
-        if exc.status_code == 405:
-            headers["Allow"] = allowed_methods(request) or "GET, HEAD"
-        return error_response(ApiError(exc.status_code, code, message, headers=headers))
+        if status == 405:
+            headers["Allow"] = allowed or "GET, HEAD"
+        return error_response(ApiError(status, code, message, headers=headers))
 
 
 #: The name of the catch-all route of the UI's files (it takes GET anywhere).

@@ -118,10 +118,13 @@ class SafetyNet:
 
 
 class BodyLimit:
-    """Refuses request bodies over ``limit`` bytes with 413 ``body_too_large``.
+    """Refuses request bodies over ``limit`` bytes with 413 ``body_too_large``, and bodies that
+    are not UTF-8 with 400 ``malformed_json``.
 
     The body is read here (it is small by construction) and handed on, so a
-    body without a Content-Length is measured too.
+    body without a Content-Length is measured too.  The JSON parser would take
+    UTF-16 and UTF-32 as well (it guesses from the NUL bytes), which the API
+    does not promise: a NUL byte is never in a UTF-8 JSON text.
     """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
@@ -138,7 +141,7 @@ class BodyLimit:
                 except ValueError:
                     declared = self.limit + 1
                 if declared > self.limit:
-                    return await self._refuse(send)
+                    return await self._refuse(send, self._too_large())
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -148,11 +151,13 @@ class BodyLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                return await self._refuse(send)
+                return await self._refuse(send, self._too_large())
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        if not _utf8_text(body):
+            return await self._refuse(send, ApiError(400, "malformed_json", "the request body is not UTF-8 JSON"))
         delivered = False
 
         async def replay() -> Message:
@@ -164,15 +169,31 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Send) -> None:
-        error = ApiError(413, "body_too_large", f"the request body is over {self.limit} bytes",
-                         limit=self.limit)
+    def _too_large(self) -> ApiError:
+        return ApiError(413, "body_too_large", f"the request body is over {self.limit} bytes", limit=self.limit)
+
+    async def _refuse(self, send: Send, error: ApiError) -> None:
         payload = json_bytes(error.body())
-        await send({"type": "http.response.start", "status": 413,
+        await send({"type": "http.response.start", "status": error.status,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(payload)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": payload})
+
+
+def _utf8_text(body: bytes) -> bool:
+    """Whether ``body`` is UTF-8 without a NUL byte (an empty body is: FastAPI judges it).
+
+    >>> _utf8_text('{"a": "é"}'.encode()), _utf8_text('{}'.encode('utf-16')), _utf8_text('{}'.encode('utf-16-le'))
+    (True, False, False)
+    """
+    if b"\0" in body:
+        return False
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class HeadAsGet:

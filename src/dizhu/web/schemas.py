@@ -119,9 +119,9 @@ class Settings(_Strict):
     language: Language
 
 
-def _decimal(value: Any) -> Any:
-    """Query numbers are plain decimal digits: ``+1``, ``1_0``, `` 1`` and ``1.0`` are refused
-    (Python's ``int()`` would take the first three)."""
+def decimal_digits(value: Any) -> Any:
+    """Numbers in an address (its query or its path) are plain decimal digits: ``+1``, ``1_0``,
+    `` 1`` and ``1.0`` are refused (Python's ``int()`` would take the first three)."""
     if isinstance(value, str):
         if not value.isascii() or not value.isdigit() or len(value) > 16:
             raise ValueError("must be written in decimal digits only")
@@ -130,7 +130,7 @@ def _decimal(value: Any) -> Any:
 
 
 #: A whole number in a query string.
-QueryInt = Annotated[int, BeforeValidator(_decimal)]
+QueryInt = Annotated[int, BeforeValidator(decimal_digits)]
 
 
 class ViewQuery(BaseModel):

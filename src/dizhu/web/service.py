@@ -38,6 +38,7 @@ from ..game import Action, Match, Round
 from ..game.deal import parse_deal_code
 from .botpool import DEEP_LEVELS, BotRunner, fallback_action
 from .database import GameClaims, LocalClaims
+from .conditional import matches
 from .errors import ApiError, engine_error, json_bytes
 from .logs import log_failure
 from .pacing import PACES
@@ -48,7 +49,7 @@ from .settings import Settings
 from .store import AsyncStore, GameRecord, RequestEntry
 from .views import HUMAN, Snapshot, render, snapshot
 
-__all__ = ["GameService", "GameKey", "Reply", "hash_token", "GAME_ID_PATTERN"]
+__all__ = ["GameService", "GameKey", "Reply", "hash_token", "check_key", "GAME_ID_PATTERN"]
 
 log = logging.getLogger("dizhu.web")
 
@@ -200,13 +201,13 @@ class GameService:
 
     async def _open(self, game: GameKey) -> tuple[GameRecord, _Session]:
         """The game if its token opens it: 401 without a token, 404 unknown, 403 wrong token."""
-        token = _check_request(game)
+        token = check_key(game)
         return _authorized(await self.store.load(game.game_id), token), self._session(game.game_id)
 
     async def _open_for_write(self, game: GameKey,
                               request_id: str) -> tuple[GameRecord, _Session, RequestEntry | None]:
         """As :meth:`_open`, with the entry of ``request_id`` if it was seen before (one read)."""
-        token = _check_request(game)
+        token = check_key(game)
         record, seen = await self.store.load_for_write(game.game_id, request_id)
         return _authorized(record, token), self._session(game.game_id), seen
 
@@ -460,7 +461,7 @@ class GameService:
         # Finished rounds never change: a client that has this page gets a 304 instead of it again.
         etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
         headers = {"ETag": etag, "Cache-Control": "private, no-cache"}
-        if if_none_match is not None and etag in [tag.strip() for tag in if_none_match.split(",")]:
+        if matches(etag, if_none_match):
             return Reply(b"", status=304, headers=headers)
         return Reply(body, headers=headers)
 
@@ -656,9 +657,9 @@ def _human_action(request: Act, variant: str) -> Action:
     return chosen
 
 
-def _check_request(game: GameKey) -> str:
+def check_key(game: GameKey) -> str:
     """What is checked before the storage is read: 401 without a token, 404 for a malformed id.
-    Returns the token."""
+    Returns the token.  (The app checks it before it reads the body too.)"""
     token = game.token
     if not token:
         raise ApiError(401, "missing_token", "send the game's token as 'Authorization: Bearer <token>'",
