@@ -7,7 +7,7 @@ import pytest
 from dizhu.puzzles import load
 
 from .e2e_support import (DESKTOP, LINES_OF, PHONE_LANDSCAPE, PHONE_PORTRAIT, ROW_SIZES, TEXT_LINES, assert_big_enough,
-                           deal_where_i_bid_first, module)
+                           deal_where_i_bid_first, module, translations)
 
 
 def become_landlord(table) -> None:
@@ -752,6 +752,30 @@ LANDED = """() => Promise.all(document.getAnimations()
   .map((a) => a.finished.catch(() => null)))"""
 
 
+# The player's line keeps inside the screen, its last word 6 px clear of the edge.
+ME_LINE_FITS = """() => { const el = document.querySelector('#me-info');
+  const last = [...el.children].filter((c) => c.getClientRects().length).pop().getBoundingClientRect();
+  return el.scrollWidth <= el.clientWidth && last.right <= innerWidth - 6; }"""
+
+
+def test_the_duel_farmers_line_fits_a_narrow_phone_at_its_longest(make_table):
+    # "You, Farmer, wins with 4 left, 17 cards, −45 pts, Your turn" ran off a 360 px screen (a test
+    # playing random rounds caught it once, with a score of two digits): the longest line, made so.
+    table = make_table(PHONE_PORTRAIT).open()
+    table.start("duel", "normal")
+    table.wait_turn_or_over()
+    en = translations("en")
+    table.page.evaluate("""([role, wins, turn]) => { const el = document.querySelector('#me-info');
+      const add = (after, cls, text) => { const x = document.createElement('span'); x.className = cls; x.textContent = text;
+        after ? after.after(x) : el.append(x); return x; };
+      el.querySelector('.role') || add(el.querySelector('.name'), 'role farmer', role);
+      el.querySelector('.wins-at') || add(el.querySelector('.role'), 'wins-at', wins);
+      el.querySelector('.turn') || add(null, 'turn', turn);
+      el.querySelector('.score').textContent = '−45 pts'; el.querySelector('.count').textContent = '17 cards'; }""",
+                        [en["role.farmer"], en["table.wins_at"].replace("{n}", "4"), en["table.your_turn"]])
+    assert table.page.evaluate(ME_LINE_FITS)
+
+
 def test_the_duel_opponents_play_keeps_off_its_panel_on_a_short_phone(make_table):
     # The counter, always open in the duel, leaves a short board on a 360 x 640 phone: the
     # opponent's play, centred in the little room left it, covered its panel's points; the more
@@ -771,9 +795,7 @@ def test_the_duel_opponents_play_keeps_off_its_panel_on_a_short_phone(make_table
                 assert_apart(table, parts, [("theirs", "panel"), ("theirs", "mine"), ("mine", "status")])
                 # the player's line ("You, Farmer, wins with 1 left, 17 cards, 0 pts, Your turn") keeps
                 # clear of the screen's edge: it ran 5 px over its padding, "Your turn" at the very edge
-                assert table.page.evaluate("""() => { const el = document.querySelector('#me-info');
-                  const last = el.lastElementChild.getBoundingClientRect();
-                  return el.scrollWidth <= el.clientWidth && last.right <= innerWidth - 6; }""")
+                assert table.page.evaluate(ME_LINE_FITS)
                 seen += 1
                 if table.page.locator("#seat-1.alarm").count():
                     alarmed += 1
