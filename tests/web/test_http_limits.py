@@ -76,6 +76,26 @@ def test_a_head_over_the_limit_is_refused_however_it_arrives(server, pieces):
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
 
 
+def test_a_huge_head_pipelined_behind_a_small_request_is_refused(server):
+    # A second request in the same write as the first began after the head that was measured.
+    s = _connect(server.port)
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"
+              b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 9000 + b"\r\nConnection: close\r\n\r\n")
+    answer = _read_all(s)
+    s.close()
+    # refused as it is read (the small one's answer, still on its way, goes with the connection)
+    assert b"HTTP/1.1 431 " in answer and answer.count(b"HTTP/1.1 200 ") <= 1, answer[:300]
+
+
+def test_pipelined_requests_of_normal_size_are_all_answered(server):
+    s = _connect(server.port)
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 3
+              + b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    answer = _read_all(s)
+    s.close()
+    assert answer.count(b"HTTP/1.1 200 ") == 4, answer[:400]
+
+
 def test_a_long_path_counts_as_head(server):
     s = _connect(server.port)
     s.sendall(b"GET /" + b"p" * 9000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

@@ -62,6 +62,8 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             self._head_tail = b""  # the last bytes of the head so far: its end may straddle two reads
             self._in_head = True
             self._in_body = False
+            self._parsed_head = 0  # the parsed request line and headers of the request being read
+            self._refused = False
             self._head_timer: asyncio.TimerHandle | None = None
             self._address: str | None = None
 
@@ -88,6 +90,8 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
+            if self._refused:
+                return
             if self._in_head:
                 if self._head_timer is None:
                     self._start_head_timer()  # the first byte of a request on a kept-alive connection
@@ -105,7 +109,23 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
 
         # ---- parser callbacks
 
+        # A second request pipelined in the same read as the first begins after the blank line
+        # measured above: its head is measured as the parser reads it.
+        def on_message_begin(self) -> None:
+            self._parsed_head = 0
+            super().on_message_begin()
+
+        def on_url(self, url: bytes) -> None:
+            self._count_parsed(len(url) + 16)  # (the method and the version, about)
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._count_parsed(len(name) + len(value) + 4)
+            super().on_header(name, value)
+
         def on_headers_complete(self) -> None:
+            if self._refused:
+                return  # no request is made of a refused head
             self._in_head, self._in_body = False, True
             self._start_head_timer()  # now for the body (a request without one completes at once)
             super().on_headers_complete()
@@ -117,6 +137,11 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             self._in_head, self._head_bytes, self._head_tail = True, 0, b""  # the next request on this connection
 
         # ---- helpers
+
+        def _count_parsed(self, size: int) -> None:
+            self._parsed_head += size
+            if self._parsed_head > max_header_bytes and not self._refused:
+                self._refuse(too_large)
 
         def _start_head_timer(self) -> None:
             self._stop_head_timer()
@@ -140,6 +165,7 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
                     self.transport.close()  # nothing asked: just close
 
         def _refuse(self, answer: bytes) -> None:
+            self._refused = True
             self._stop_head_timer()
             if not self.transport.is_closing():
                 self.transport.write(answer)
