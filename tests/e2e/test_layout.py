@@ -406,9 +406,12 @@ def test_the_results_way_on_is_on_screen_on_a_phone(make_table, size):
       code.textContent = 'classic-843b531e53c626fc24d4967816195001';
       return [...code.getClientRects()].map((r) => r.width); }""")
     assert len(lines) <= 2 and min(lines) > 60, lines
-    # Turned the other way, the page's order follows the new layout (the deal code moves).
+    # Turned the other way, the page's order follows the new layout (the deal code moves), and
+    # the focus stays where it was, in the code's buttons.
+    page.focus("[data-ctl=copy-code]")
     page.set_viewport_size({"width": viewport["height"], "height": viewport["width"]})
     page.wait_for_timeout(100)
+    assert page.evaluate("document.activeElement.dataset.ctl") == "copy-code"
     page.eval_on_selector("#settle-dialog", "d => { d.scrollTop = d.scrollHeight; }")
     assert_tab_order_is_drawn_order(page)
 

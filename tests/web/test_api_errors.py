@@ -173,6 +173,7 @@ def test_unknown_paths_and_methods(client, game):
     # No API address at all: 404 whatever the method (it was a 405 naming GET, which then 404s).
     for method in ("post", "put", "delete"):
         error_of(client.request(method, "/api/nothing"), 404, "not_found")
+        error_of(client.request(method, "/api"), 404, "not_found")
         error_of(client.request(method, f"/api/games/{game.id}/nothing", headers=game.headers), 404, "not_found")
 
 

@@ -181,6 +181,10 @@ def test_an_unreachable_postgresql_source_fails_plainly_without_its_password(tmp
     err = capsys.readouterr().err
     assert "cannot read the PostgreSQL" in err and "secret" not in err
     assert not (tmp_path / "copy.sqlite").exists()
+    # the driver's own message quoted an address it could not read, password and all
+    for url in ("postgresql://u:s3cr%zzet@127.0.0.1:1/x", "postgresql://u:s3cret word@127.0.0.1:1/x"):
+        assert main(["db", "copy", "--from", url, "--to", f"sqlite:{tmp_path / 'copy.sqlite'}"]) == 1
+        assert "s3cr" not in capsys.readouterr().err
 
 
 def test_a_backup_needs_its_directory(tmp_path, capsys):

@@ -96,6 +96,47 @@ def test_pipelined_requests_of_normal_size_are_all_answered(server):
     assert answer.count(b"HTTP/1.1 200 ") == 4, answer[:400]
 
 
+@pytest.mark.parametrize("blank", [b"\r\n\r\n", b"\r\n" * 50])
+def test_blank_lines_before_a_huge_head_do_not_end_it(server, blank):
+    # The parser skips blank lines before a request: taken for the head's end, they let any head in.
+    s = _connect(server.port)
+    s.sendall(blank + b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 20000
+              + b"\r\nConnection: close\r\n\r\n")
+    answer = _read_all(s)
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
+    assert answer.count(b"HTTP/1.1 ") == 1, answer  # and nothing after it (a 400 followed)
+
+
+def test_a_chunked_body_with_a_trailer_is_refused(server):
+    # Trailer lines were parsed into the request's headers, outside every limit.
+    s = _connect(server.port)
+    s.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: " + b"a" * 100 + b"\r\n\r\n")
+    answer = _read_all(s)
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 400 ") and b"malformed_request" in answer, answer[:200]
+
+
+def test_a_chunked_body_that_never_ends_is_cut_off_by_size(server):
+    s = _connect(server.port)
+    s.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: ")
+    sent = 0
+    try:
+        while sent < 4_000_000:
+            if select.select([s], [], [], 0.002)[0]:
+                break
+            s.sendall(b"a" * 4000)
+            sent += 4000
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    answer = _read_all(s)
+    s.close()
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
+    assert sent < 1_000_000
+
+
 def test_a_long_path_counts_as_head(server):
     s = _connect(server.port)
     s.sendall(b"GET /" + b"p" * 9000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

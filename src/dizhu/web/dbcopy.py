@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from .database import describe, is_postgres, sqlite_path
 from .sqlite_store import SQLiteStore
@@ -48,9 +49,27 @@ class CopyReport:
     rows: dict[str, int]
 
 
+def _passwords(*urls: str) -> list[str]:
+    """The passwords written in ``urls``, as written and decoded, longest first.
+
+    >>> _passwords("postgresql://u:s3cr%20et@h/db?password=q", "sqlite:x")
+    ['s3cr%20et', 's3cr et', 'q']
+    """
+    found: list[str] = []
+    for url in urls:
+        if not is_postgres(url):
+            continue
+        parts = urlsplit(url)
+        user_info = parts.netloc.rpartition("@")[0]
+        written = [user_info.partition(":")[2]] + parse_qs(parts.query).get("password", [])
+        found += [form for secret in written if secret for form in dict.fromkeys([secret, unquote(secret)])]
+    return sorted(dict.fromkeys(found), key=len, reverse=True)
+
+
 @contextmanager
-def _plainly(what: str) -> Iterator[None]:
-    """A database's own error (not a database, unreachable, refused) as a :class:`CopyError`."""
+def _plainly(what: str, *urls: str) -> Iterator[None]:
+    """A database's own error (not a database, unreachable, refused) as a :class:`CopyError`,
+    without the passwords of ``urls`` (the driver's message may quote an address it cannot read)."""
     errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
     try:
         import psycopg
@@ -61,13 +80,16 @@ def _plainly(what: str) -> Iterator[None]:
     try:
         yield
     except errors as exc:
-        raise CopyError(f"{what}: {str(exc).strip() or type(exc).__name__}") from exc
+        message = str(exc).strip() or type(exc).__name__
+        for secret in _passwords(*urls):
+            message = message.replace(secret, "***")
+        raise CopyError(f"{what}: {message}") from None
 
 
 def _count_games(url: str, data_dir: Path) -> int:
     """Read the source once before anything is written: a file that is not a database, or a
     server that does not answer, fails here, before the target exists."""
-    with _plainly(f"cannot read the {describe(url or f'sqlite:{sqlite_path(url, data_dir)}')}"):
+    with _plainly(f"cannot read the {describe(url or f'sqlite:{sqlite_path(url, data_dir)}')}", url):
         if is_postgres(url):
             import psycopg
 
@@ -204,7 +226,7 @@ def copy_games(source: str, target: str, data_dir: "Path | str" = ".") -> CopyRe
     if source == target:
         raise CopyError("the source and the target are the same database")
     _count_games(source, data_dir)
-    with _plainly("the copy failed"):
+    with _plainly("the copy failed", source, target):
         if is_postgres(target):
             counts = _write_postgres(target, _rows(source, data_dir))
         else:
@@ -235,6 +257,10 @@ def backup_sqlite(path: Path, to: Path) -> int:
             with _plainly("the backup failed"):
                 source.backup(target)
                 return target.execute("SELECT count(*) FROM games").fetchone()[0]
+        except BaseException:
+            target.close()
+            to.unlink(missing_ok=True)  # (a half backup would be refused as existing next time)
+            raise
         finally:
             target.close()
     finally:

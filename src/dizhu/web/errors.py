@@ -102,7 +102,7 @@ def install_handlers(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         status = exc.status_code
         allowed = allowed_methods(request) if status == 405 else ""
-        if status == 405 and not allowed and request.url.path.startswith("/api/"):
+        if status == 405 and not allowed and (request.url.path + "/").startswith("/api/"):
             status = 404  # only the UI's catch-all (GET, a JSON 404 there) has this API path
         code, message = _HTTP_CODES.get(status, ("http_error", "the request was refused"))
         headers = dict(exc.headers or {})

@@ -41,9 +41,13 @@ def _refusal(status: int, reason: str, code: str, message: str) -> bytes:
 
 
 def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connections: int,
-                     trusted_proxies: frozenset[str] = frozenset()) -> type[asyncio.Protocol]:
+                     trusted_proxies: frozenset[str] = frozenset(),
+                     max_body_bytes: int = 16 * 1024) -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol with the limits above.  Connections from
-    ``trusted_proxies`` carry many clients, so they are not counted per address."""
+    ``trusted_proxies`` carry many clients, so they are not counted per address.
+    ``max_body_bytes`` is the application's limit (middleware.BodyLimit answers it); here the raw
+    bytes of a body, its chunked framing included, are cut off well past it."""
+    raw_body_limit = 2 * max_body_bytes + max_header_bytes
 
     too_large = _refusal(431, "Request Header Fields Too Large", "headers_too_large",
                          f"the request's headers are over {max_header_bytes} bytes")
@@ -51,6 +55,9 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
                         f"the request's headers did not arrive within {header_timeout:g} s")
     too_slow_body = _refusal(408, "Request Timeout", "request_timeout",
                              f"the request's body did not arrive within {header_timeout:g} s")
+    too_much_body = _refusal(413, "Content Too Large", "body_too_large",
+                             f"the request body is over {max_body_bytes} bytes")
+    no_trailers = _refusal(400, "Bad Request", "malformed_request", "a request may not carry trailer fields")
     too_many = _refusal(503, "Service Unavailable", "too_many_connections",
                         f"this address already has {client_connections} connections open")
     open_by_address: Counter[str] = Counter()
@@ -62,6 +69,7 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             self._head_tail = b""  # the last bytes of the head so far: its end may straddle two reads
             self._in_head = True
             self._in_body = False
+            self._body_bytes = 0
             self._parsed_head = 0  # the parsed request line and headers of the request being read
             self._refused = False
             self._head_timer: asyncio.TimerHandle | None = None
@@ -99,11 +107,18 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
                 # belong to the body): measured after, a head that ended within this read had
                 # already been parsed and its count reset, and went through at any size.
                 seen = self._head_tail + data
-                end = _head_end(seen)
+                end = _head_end(seen, fresh=not self._head_bytes)
                 self._head_bytes += len(data) if end < 0 else end - len(self._head_tail)
                 self._head_tail = seen[-3:]
                 if self._head_bytes > max_header_bytes:
                     self._refuse(too_large)
+                    return
+            elif self._in_body:
+                # A chunked body's framing and trailer are not the application's body: counted
+                # raw, or a value that never ends would grow in the parser's buffer.
+                self._body_bytes += len(data)
+                if self._body_bytes > raw_body_limit:
+                    self._refuse(too_much_body)
                     return
             super().data_received(data)
 
@@ -111,26 +126,44 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
 
         # A second request pipelined in the same read as the first begins after the blank line
         # measured above: its head is measured as the parser reads it.
+        # (After a refusal the parser may still call back on what it had read: nothing more is made
+        # of it, since uvicorn's callbacks expect the request they would have made.)
         def on_message_begin(self) -> None:
+            if self._refused:
+                return
             self._parsed_head = 0
             super().on_message_begin()
 
         def on_url(self, url: bytes) -> None:
+            if self._refused:
+                return
             self._count_parsed(len(url) + 16)  # (the method and the version, about)
             super().on_url(url)
 
         def on_header(self, name: bytes, value: bytes) -> None:
+            if self._refused:
+                return
+            if self._in_body:  # a chunked body's trailer: nothing here uses one
+                self._refuse(no_trailers)
+                return
             self._count_parsed(len(name) + len(value) + 4)
-            super().on_header(name, value)
+            if not self._refused:
+                super().on_header(name, value)
 
         def on_headers_complete(self) -> None:
             if self._refused:
                 return  # no request is made of a refused head
-            self._in_head, self._in_body = False, True
+            self._in_head, self._in_body, self._body_bytes = False, True, 0
             self._start_head_timer()  # now for the body (a request without one completes at once)
             super().on_headers_complete()
 
+        def on_body(self, body: bytes) -> None:
+            if not self._refused:
+                super().on_body(body)
+
         def on_message_complete(self) -> None:
+            if self._refused:
+                return
             self._in_body = False
             self._stop_head_timer()
             super().on_message_complete()
@@ -157,7 +190,16 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             if self.transport.is_closing():
                 return
             if self._in_body:
-                self._refuse(too_slow_body)
+                if self.pipeline or self.flow.read_paused:
+                    self._start_head_timer()  # the server is the one not reading (a request ahead): wait
+                elif self.cycle is not None and self.cycle.response_started:
+                    # answered before its body was read (a refusal): nothing left to refuse
+                    if self.cycle.response_complete:
+                        self.transport.close()
+                    else:
+                        self._start_head_timer()
+                else:
+                    self._refuse(too_slow_body)
             elif self._in_head:
                 if self._head_bytes:
                     self._refuse(too_slow)
@@ -174,12 +216,15 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
     return GuardedHttpTools
 
 
-def _head_end(seen: bytes) -> int:
-    """Where the head in ``seen`` ends (just past its blank line), or -1.  A bare LF counts too:
-    the parser accepts it.
+def _head_end(seen: bytes, fresh: bool = False) -> int:
+    """Where the head in ``seen`` ends (just past its blank line), or -1.  At the ``fresh`` start
+    of a request the parser skips blank lines: they end nothing.
 
-    >>> _head_end(b"GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\nbody"), _head_end(b"GET / HTTP/1.1\\n\\n"), _head_end(b"GET /")
-    (27, 16, -1)
+    >>> _head_end(b"GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\nbody"), _head_end(b"GET /")
+    (27, -1)
+    >>> _head_end(b"\\r\\n\\r\\nGET / HTTP/1.1\\r\\n\\r\\n", fresh=True), _head_end(b"\\r\\n\\r\\nGET /", fresh=True)
+    (22, -1)
     """
-    ends = [i + len(mark) for mark in (b"\r\n\r\n", b"\n\n") if (i := seen.find(mark)) >= 0]
-    return min(ends, default=-1)
+    start = len(seen) - len(seen.lstrip(b"\r\n")) if fresh else 0
+    i = seen.find(b"\r\n\r\n", start)
+    return -1 if i < 0 else i + 4

@@ -49,7 +49,7 @@ def serve(settings: Settings, *, access_log: bool = True) -> None:
         workers=1,
         timeout_graceful_shutdown=5,
         http=guarded_protocol(settings.max_header_bytes, settings.header_timeout, settings.client_connections,
-                              trusted_proxies(proxies)),
+                              trusted_proxies(proxies), max_body_bytes=settings.max_body),
         timeout_keep_alive=max(1, round(settings.keep_alive)),
         limit_concurrency=settings.max_connections,
         # Forwarded headers are anyone's to write: they are believed only from the

@@ -113,8 +113,10 @@ LANDSCAPE_PHONE.addEventListener('change', () => arrange());
 
 function placeShare(body, foot, wayOn, share) {
   if (!share) return;
+  const focused = share.contains(document.activeElement) ? document.activeElement : null;
   if (LANDSCAPE_PHONE.matches) body.insertBefore(share, foot);
   else foot.insertBefore(share, wayOn);
+  if (focused && document.activeElement !== focused) focused.focus({ preventScroll: true }); // (a move blurs it)
 }
 
 /** The deal code: copy it or a link to it, and play the deal again (at a chosen level). */
