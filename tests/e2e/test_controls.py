@@ -116,6 +116,27 @@ def test_autoplay_plays_a_round_and_stops_on_command(make_table):
         assert table.page.get_attribute("body", "data-turn") == "me"
 
 
+def test_autoplay_waits_behind_a_dialog_and_the_results_come_after_it(make_table):
+    # Auto-play went on behind the open menu (8 moves at 0.5 s), the round ended unseen there and
+    # the results never opened.
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.page.select_option("[data-ctl=interval]", "500")
+    table.page.click("[data-ctl=auto]")
+    table.page.click("#menu-btn")
+    table.wait("#menu-dialog[open]")
+    if table.wait_turn_or_over() == "playing" or table.page.get_attribute("body", "data-turn") == "me":
+        before = table.progress()
+        table.page.wait_for_timeout(2500)  # five intervals: nothing is played for us behind the menu
+        assert table.progress() == before
+    table.page.keyboard.press("Escape")
+    table.page.wait_for_selector("#menu-dialog[open]", state="detached")
+    # Closed, the round plays on by itself, and its results open at the end (also when it ended
+    # behind the menu).
+    table.wait("#settle-dialog[open]", timeout=120_000)
+
+
 def test_keyboard_selects_and_plays(make_table):
     table = make_table(DESKTOP).open()
     table.start("classic", "normal")

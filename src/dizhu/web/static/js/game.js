@@ -36,9 +36,9 @@ function announce(text) {
 
 export class Game {
   /**
-   * ui: {hand: HandView, controls: Controls, onOver(game), onLost(error)}:
+   * ui: {hand: HandView, controls: Controls, onOver(game), onLost(error), held()}:
    * onOver shows the settlement, onLost handles a game the server no longer
-   * knows.
+   * knows, held() says auto-play must wait (a dialog is open).
    */
   constructor(ui) {
     this.ui = ui;
@@ -562,6 +562,11 @@ export class Game {
     this.autoTimer = setTimeout(async () => {
       this.autoTimer = null;
       if (!this.auto || !this.myTurn()) return;
+      // Not behind a dialog (the menu, the rules...): the round went on unseen and ended there.
+      if (this.ui.held && this.ui.held()) {
+        this.scheduleAuto();
+        return;
+      }
       this.clearTransient();
       const ok = await this.send((o) => this.api.autoplay(o));
       if (ok) this.ui.hand.clear();

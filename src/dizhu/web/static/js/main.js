@@ -95,6 +95,18 @@ function untouched() {
 let interacted = false;
 for (const type of ['pointerdown', 'keydown']) addEventListener(type, () => { interacted = true; }, { capture: true, once: true });
 
+/** A dialog of the table closed: the results that waited behind it, else the keyboard to the hand. */
+function afterDialog() {
+  if (resultsWaiting && !anyDialogOpen() && document.body.dataset.screen === 'table' && game && game.ds
+      && game.ds.phase === 'over') {
+    resultsWaiting = false;
+    showSettlement();
+    return;
+  }
+  focusHand();
+}
+let resultsWaiting = false;
+
 function anyDialogOpen() {
   return [...document.querySelectorAll('dialog')].some((d) => d.open); // the replay is one too
 }
@@ -250,6 +262,7 @@ function closeDialogs() {
 }
 
 async function showSettlement() {
+  resultsWaiting = false;
   const { renderSettlement } = await lazy.settlement();
   const result = game.settleEvent();
   if (!result || game.roundInProgress()) return;
@@ -389,7 +402,7 @@ function wireMenu() {
   $('rules-btn').addEventListener('click', openRules);
   // Closing a dialog of the table hands the keyboard back to the hand (the
   // browser would put it on the button that opened the dialog).
-  for (const dialog of document.querySelectorAll('dialog')) dialog.addEventListener('close', focusHand);
+  for (const dialog of document.querySelectorAll('dialog')) dialog.addEventListener('close', afterDialog);
   $('start-rules-btn').addEventListener('click', openRules);
 }
 
@@ -511,7 +524,13 @@ function theTable() {
         afterRender: () => {
           if (!document.activeElement || document.activeElement === document.body) focusHand();
         },
-        onOver: () => { if (!anyDialogOpen()) showSettlement(); },
+        // auto-play waits while a dialog is open; a round that ends behind one shows its results
+        // once the dialog closes
+        held: anyDialogOpen,
+        onOver: () => {
+          if (anyDialogOpen()) resultsWaiting = true;
+          else showSettlement();
+        },
         onLost: gameLost,
       });
     })
