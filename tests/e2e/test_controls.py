@@ -137,6 +137,31 @@ def test_autoplay_waits_behind_a_dialog_and_the_results_come_after_it(make_table
     table.wait("#settle-dialog[open]", timeout=120_000)
 
 
+def test_the_keyboard_is_never_left_on_the_page_itself(make_table):
+    # Starting a game from the keyboard left the focus on <body> (the button went with the start
+    # screen) until the deal was over; back home by the menu, too; and at a round's end the focus
+    # went to the empty hand, a box around nothing.
+    table = make_table(DESKTOP).open()
+    page = table.page
+    table.wait("body[data-screen=start]")
+    page.focus("#start-btn")
+    page.keyboard.press("Enter")
+    table.wait("body[data-screen=table]")
+    assert page.evaluate("document.activeElement.id") == "hand"
+    page.click("#menu-btn")
+    page.click("#menu-home")
+    table.wait("body[data-screen=start]")
+    assert page.evaluate("document.activeElement.id") == "continue-btn"
+    page.keyboard.press("Enter")
+    table.wait("body[data-screen=table]")
+    assert page.evaluate("document.activeElement.id") == "hand"
+    table.play_round("classic")
+    page.keyboard.press("Escape")  # the results closed: the table, the round over
+    page.wait_for_selector("#settle-dialog[open]", state="detached")
+    page.wait_for_timeout(50)
+    assert page.evaluate("document.activeElement.dataset.ctl") == "next-round", page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
+
+
 def test_keyboard_selects_and_plays(make_table):
     table = make_table(DESKTOP).open()
     table.start("classic", "normal")

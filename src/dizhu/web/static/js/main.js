@@ -40,7 +40,15 @@ function showScreen(name) {
   $('table-screen').hidden = name !== 'table';
   if ($('puzzle-screen')) $('puzzle-screen').hidden = true; // puzzles.js shows its own screen
   document.body.dataset.screen = name;
-  if (name === 'start') refreshStart();
+  // The control pressed went with the screen it was on, and the keyboard to <body> (or a hidden
+  // button): it goes to the new screen's way on.
+  if (name === 'start') {
+    refreshStart();
+    if (!$('start-screen').contains(document.activeElement) && !untouched()) {
+      ($('continue-btn').hidden ? $('start-btn') : $('continue-btn')).focus({ preventScroll: true });
+    }
+  }
+  if (name === 'table' && !$('table-screen').contains(document.activeElement)) focusHand();
   if (name === 'table') requestAnimationFrame(() => hand.layout()); // shown only once theTable() is done
 }
 
@@ -81,7 +89,11 @@ function confirmAction(text, yesLabel) {
 function focusHand() {
   if (document.body.dataset.screen !== 'table' || anyDialogOpen()) return;
   if (untouched()) return;
-  hand.el.focus({ preventScroll: true });
+  // The round over, the hand is empty: the way on takes the keyboard (the empty hand drew a
+  // focus box across the screen, over nothing).
+  const next = game && game.ds && game.ds.phase === 'over' ? $('controls').querySelector('[data-ctl=next-round]') : null;
+  if (next && next.offsetParent) next.focus({ preventScroll: true });
+  else hand.el.focus({ preventScroll: true });
 }
 
 /**
