@@ -478,3 +478,22 @@ def test_duel_bid_buttons_are_named_by_the_call_and_rob_bidding(make_table):
         assert words["act.no_bid"] != table.text("[data-ctl=bid-pass]")
         with table.progressing():
             table.bid_quickly("duel")
+
+
+def test_a_springs_banner_is_seen_whole_before_the_results(make_table):
+    # The results covered a spring's banner 0.8 s after it came (0.3 s at "Instant"): the round's end
+    # waits for what the banner has still to go, which effects.js tells; and the banner is opaque
+    # (a "Pass" bubble showed through the rocket's).
+    table = make_table(DESKTOP).open()
+    table.start("classic")
+    table.wait_turn_or_over()
+    left, background, after = table.page.evaluate(f"""async () => {{
+      const fx = await {module('effects.js')};
+      fx.effectOf({{type: 'settle', spring: true, anti_spring: false, points: [4, -2, -2]}}, 0);
+      const left = fx.effectRemaining();
+      const background = getComputedStyle(document.getElementById('effect')).backgroundColor;
+      fx.clearEffect();
+      return [left, background, fx.effectRemaining()];
+    }}""")
+    assert left > 1200 and after == 0, (left, after)
+    assert background.startswith("rgb("), background  # no alpha

@@ -21,6 +21,7 @@ const PLAY_EFFECTS = {
 };
 
 let timer = null;
+let endsAt = 0; // when the banner on show goes (performance.now())
 
 function show(kind, text, byMe = false) {
   const el = $('effect');
@@ -34,6 +35,12 @@ function show(kind, text, byMe = false) {
   el.classList.add('run');
   clearTimeout(timer);
   timer = setTimeout(() => { el.hidden = true; }, SHOWN_FOR);
+  endsAt = performance.now() + SHOWN_FOR;
+}
+
+/** How long the banner on show has still to go, in ms (0: none is shown). */
+export function effectRemaining() {
+  return $('effect') && !$('effect').hidden ? Math.max(0, endsAt - performance.now()) : 0;
 }
 
 /** The effect (and sound) of a round event as it is shown at the seat `me`. */

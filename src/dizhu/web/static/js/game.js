@@ -275,7 +275,9 @@ export class Game {
     if (this.myTurn()) sound('turn');
     if (this.ds.phase === 'over') {
       this.stopAuto();
-      await sleep(Math.min(1200, 300 + Number(setting('speed'))));
+      // A spring's banner, or the last play's bomb, is seen whole before the results cover it.
+      const banner = (await effects()).effectRemaining();
+      await sleep(Math.max(banner, Math.min(1200, 300 + Number(setting('speed')))));
       if (generation === this.generation && this.ds.phase === 'over') this.ui.onOver(this);
     } else {
       this.scheduleAuto();
