@@ -484,7 +484,7 @@ def test_a_springs_banner_is_seen_whole_before_the_results(make_table):
     # The results covered a spring's banner 0.8 s after it came (0.3 s at "Instant"): the round's end
     # waits for what the banner has still to go, which effects.js tells; and the banner is opaque
     # (a "Pass" bubble showed through the rocket's).
-    table = make_table(DESKTOP).open()
+    table = make_table(PHONE_LANDSCAPE).open()
     table.start("classic")
     table.wait_turn_or_over()
     left, background, after = table.page.evaluate(f"""async () => {{
