@@ -362,13 +362,16 @@ function wireMenu() {
     $('menu-results').hidden = !game.view || game.roundInProgress();
     menu.showModal();
   });
+  // (New game, New match and Home are the way on: results that waited behind the menu are passed by)
   $('menu-new-game').addEventListener('click', async () => {
+    resultsWaiting = false;
     menu.close();
     if (game.roundInProgress() && !(await confirmAction(t('confirm.new_game'), t('confirm.new_game_yes')))) return;
     if (game.view && game.view.match_over) await game.newMatch();
     else await game.newGame();
   });
   $('menu-new-match').addEventListener('click', async () => {
+    resultsWaiting = false;
     menu.close();
     if (!(await confirmAction(t('confirm.new_match'), t('confirm.new_match_yes')))) return;
     await game.newMatch();
@@ -378,6 +381,7 @@ function wireMenu() {
     showSettlement();
   });
   $('menu-home').addEventListener('click', () => {
+    resultsWaiting = false;
     menu.close();
     game.stopAuto();
     showScreen('start');
