@@ -134,6 +134,11 @@ class Table:
         box = self.page.locator(f"#hand .hcard[data-id='{card_id}']").bounding_box()
         self.page.mouse.click(box["x"] + 6, box["y"] + 10)
 
+    def auto_play(self, interval_ms: int = 500) -> None:
+        """Set auto-play's interval and turn it on, through its controls."""
+        self.page.select_option("[data-ctl=interval]", str(interval_ms))
+        self.page.click("[data-ctl=auto]")
+
     def bid_quickly(self, variant: str, rob: bool = False) -> None:
         """Settle the bidding fast: take the landlord at once when offered (in the duel, with
         ``rob``, also by robbing it)."""

@@ -93,8 +93,7 @@ def test_autoplay_plays_a_round_and_stops_on_command(make_table):
     table = make_table(DESKTOP).open()
     table.start("classic", "normal")
     table.wait_turn_or_over()
-    table.page.select_option("[data-ctl=interval]", "500")
-    table.page.click("[data-ctl=auto]")
+    table.auto_play(500)
     assert table.page.get_attribute("[data-ctl=auto]", "aria-pressed") == "true"
     # Nobody touches anything: the round plays itself to the settlement.
     table.wait("#settle-dialog[open]", timeout=120_000)
@@ -122,8 +121,7 @@ def test_autoplay_waits_behind_a_dialog_and_the_results_come_after_it(make_table
     table = make_table(DESKTOP).open()
     table.start("classic", "normal")
     table.wait_turn_or_over()
-    table.page.select_option("[data-ctl=interval]", "500")
-    table.page.click("[data-ctl=auto]")
+    table.auto_play(500)
     table.page.click("#menu-btn")
     table.wait("#menu-dialog[open]")
     if table.wait_turn_or_over() == "playing" or table.page.get_attribute("body", "data-turn") == "me":
@@ -272,8 +270,7 @@ def test_enter_plays_after_the_menu_sort_or_auto(make_table):
     assert active_element(table) == "hand"
     table.page.click("#counter-btn")
     # So do Auto (pressed twice: on and off before it acts) and Sort.
-    table.page.select_option("[data-ctl=interval]", "3000")
-    table.page.click("[data-ctl=auto]")
+    table.auto_play(3000)
     table.page.click("[data-ctl=auto]")
     assert active_element(table) == "hand"
     table.page.click("[data-ctl=sort]")

@@ -127,8 +127,7 @@ def test_phone_landscape_top_bar_results_and_duel_bubbles(make_table):
     assert tools["x"] <= top["x"] + top["width"] + 1, (top, tools)
     table.shot("phone-landscape-844-top-bar")
     # The results open at their headline.
-    table.page.select_option("[data-ctl=interval]", "500")
-    table.page.click("[data-ctl=auto]")
+    table.auto_play(500)
     table.wait("#settle-dialog[open]", timeout=120_000)
     assert table.page.eval_on_selector("#settle-dialog", "d => d.scrollTop") == 0
     head, sheet = box(table, "#settle-title"), box(table, "#settle-dialog")

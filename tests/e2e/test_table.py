@@ -169,8 +169,7 @@ def test_question_mark_opens_the_rules_once_the_round_is_over(make_table):
     table = make_table(DESKTOP).open()
     table.start("classic", "normal")
     table.wait_turn_or_over()
-    table.page.select_option("[data-ctl=interval]", "500")
-    table.page.click("[data-ctl=auto]")
+    table.auto_play(500)
     table.wait("#settle-dialog[open]", timeout=120_000)
     # Over the results…
     table.page.keyboard.press("?")

@@ -28,6 +28,29 @@ def _read_all(s: socket.socket, limit: float = 10.0) -> bytes:
     return b"".join(chunks)
 
 
+def _ask(port: int, request: bytes) -> bytes:
+    """Send ``request`` in one write and read what comes back until the connection closes."""
+    s = _connect(port)
+    s.sendall(request)
+    answer = _read_all(s)
+    s.close()
+    return answer
+
+
+def _flood(s: socket.socket, filler: bytes) -> int:
+    """Send ``filler`` again and again until the server answers (or 4 MB went); the bytes sent."""
+    sent = 0
+    try:
+        while sent < 4_000_000:  # the server must stop us long before that
+            if select.select([s], [], [], 0.002)[0]:
+                break  # the server has answered
+            s.sendall(filler)
+            sent += len(filler)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    return sent
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     root = tmp_path_factory.mktemp("limits")
@@ -40,16 +63,7 @@ def server(tmp_path_factory):
 def test_a_huge_request_head_is_answered_431_and_closed(server):
     s = _connect(server.port)
     s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
-    filler = b"X-Filler: " + b"a" * 4000 + b"\r\n"
-    sent = 0
-    try:
-        while sent < 4_000_000:  # the server must stop us long before that
-            if select.select([s], [], [], 0.002)[0]:
-                break  # the server has answered
-            s.sendall(filler)
-            sent += len(filler)
-    except (BrokenPipeError, ConnectionResetError):
-        pass
+    sent = _flood(s, b"X-Filler: " + b"a" * 4000 + b"\r\n")
     answer = _read_all(s)
     s.close()
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
@@ -78,43 +92,31 @@ def test_a_head_over_the_limit_is_refused_however_it_arrives(server, pieces):
 
 def test_a_huge_head_pipelined_behind_a_small_request_is_refused(server):
     # A second request in the same write as the first began after the head that was measured.
-    s = _connect(server.port)
-    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"
-              b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 9000 + b"\r\nConnection: close\r\n\r\n")
-    answer = _read_all(s)
-    s.close()
+    answer = _ask(server.port, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"
+                               b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 9000 + b"\r\nConnection: close\r\n\r\n")
     # refused as it is read (the small one's answer, still on its way, goes with the connection)
     assert b"HTTP/1.1 431 " in answer and answer.count(b"HTTP/1.1 200 ") <= 1, answer[:300]
 
 
 def test_pipelined_requests_of_normal_size_are_all_answered(server):
-    s = _connect(server.port)
-    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 3
-              + b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    answer = _read_all(s)
-    s.close()
+    answer = _ask(server.port, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 3
+                               + b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     assert answer.count(b"HTTP/1.1 200 ") == 4, answer[:400]
 
 
 @pytest.mark.parametrize("blank", [b"\r\n\r\n", b"\r\n" * 50])
 def test_blank_lines_before_a_huge_head_do_not_end_it(server, blank):
     # The parser skips blank lines before a request: taken for the head's end, they let any head in.
-    s = _connect(server.port)
-    s.sendall(blank + b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 20000
-              + b"\r\nConnection: close\r\n\r\n")
-    answer = _read_all(s)
-    s.close()
+    answer = _ask(server.port, blank + b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 20000
+                               + b"\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
     assert answer.count(b"HTTP/1.1 ") == 1, answer  # and nothing after it (a 400 followed)
 
 
 def test_a_chunked_body_with_a_trailer_is_refused(server):
     # Trailer lines were parsed into the request's headers, outside every limit.
-    s = _connect(server.port)
-    s.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-              b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: " + b"a" * 100 + b"\r\n\r\n")
-    answer = _read_all(s)
-    s.close()
+    answer = _ask(server.port, b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                               b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: " + b"a" * 100 + b"\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 400 ") and b"malformed_request" in answer, answer[:200]
 
 
@@ -122,15 +124,7 @@ def test_a_chunked_body_that_never_ends_is_cut_off_by_size(server):
     s = _connect(server.port)
     s.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
               b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: ")
-    sent = 0
-    try:
-        while sent < 4_000_000:
-            if select.select([s], [], [], 0.002)[0]:
-                break
-            s.sendall(b"a" * 4000)
-            sent += 4000
-    except (BrokenPipeError, ConnectionResetError):
-        pass
+    sent = _flood(s, b"a" * 4000)
     answer = _read_all(s)
     s.close()
     assert answer.startswith(b"HTTP/1.1 413 "), answer[:200]
@@ -138,10 +132,7 @@ def test_a_chunked_body_that_never_ends_is_cut_off_by_size(server):
 
 
 def test_a_long_path_counts_as_head(server):
-    s = _connect(server.port)
-    s.sendall(b"GET /" + b"p" * 9000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    answer = _read_all(s)
-    s.close()
+    answer = _ask(server.port, b"GET /" + b"p" * 9000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
 
 
@@ -159,10 +150,7 @@ def test_a_body_sent_too_slowly_is_cut_off(server):
 
 
 def test_a_head_of_normal_size_is_served(server):
-    s = _connect(server.port)
-    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 6000 + b"\r\nConnection: close\r\n\r\n")
-    answer = _read_all(s)
-    s.close()
+    answer = _ask(server.port, b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 6000 + b"\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
 
 

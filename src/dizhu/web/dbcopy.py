@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
@@ -252,16 +252,12 @@ def backup_sqlite(path: Path, to: Path) -> int:
     source = _sqlite_connect(path, write=False)
     try:
         os.close(os.open(to, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-        target = sqlite3.connect(to)
         try:
-            with _plainly("the backup failed"):
+            with closing(sqlite3.connect(to)) as target, _plainly("the backup failed"):
                 source.backup(target)
                 return target.execute("SELECT count(*) FROM games").fetchone()[0]
         except BaseException:
-            target.close()
             to.unlink(missing_ok=True)  # (a half backup would be refused as existing next time)
             raise
-        finally:
-            target.close()
     finally:
         source.close()

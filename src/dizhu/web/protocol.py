@@ -41,8 +41,8 @@ def _refusal(status: int, reason: str, code: str, message: str) -> bytes:
 
 
 def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connections: int,
-                     trusted_proxies: frozenset[str] = frozenset(),
-                     max_body_bytes: int = 16 * 1024) -> type[asyncio.Protocol]:
+                     trusted_proxies: frozenset[str] = frozenset(), *,
+                     max_body_bytes: int) -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol with the limits above.  Connections from
     ``trusted_proxies`` carry many clients, so they are not counted per address.
     ``max_body_bytes`` is the application's limit (middleware.BodyLimit answers it); here the raw
@@ -72,7 +72,7 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             self._body_bytes = 0
             self._parsed_head = 0  # the parsed request line and headers of the request being read
             self._refused = False
-            self._head_timer: asyncio.TimerHandle | None = None
+            self._deadline: asyncio.TimerHandle | None = None
             self._address: str | None = None
 
         # ---- connection
@@ -86,10 +86,10 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
                     return
                 open_by_address[address] += 1
                 self._address = address
-            self._start_head_timer()
+            self._start_deadline()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            self._stop_head_timer()
+            self._stop_deadline()
             if self._address is not None:
                 open_by_address[self._address] -= 1
                 if open_by_address[self._address] <= 0:
@@ -101,8 +101,8 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             if self._refused:
                 return
             if self._in_head:
-                if self._head_timer is None:
-                    self._start_head_timer()  # the first byte of a request on a kept-alive connection
+                if self._deadline is None:
+                    self._start_deadline()  # the first byte of a request on a kept-alive connection
                 # Measured before parsing, up to the blank line that ends the head (bytes past it
                 # belong to the body): measured after, a head that ended within this read had
                 # already been parsed and its count reset, and went through at any size.
@@ -154,7 +154,7 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             if self._refused:
                 return  # no request is made of a refused head
             self._in_head, self._in_body, self._body_bytes = False, True, 0
-            self._start_head_timer()  # now for the body (a request without one completes at once)
+            self._start_deadline()  # now for the body (a request without one completes at once)
             super().on_headers_complete()
 
         def on_body(self, body: bytes) -> None:
@@ -165,7 +165,7 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             if self._refused:
                 return
             self._in_body = False
-            self._stop_head_timer()
+            self._stop_deadline()
             super().on_message_complete()
             self._in_head, self._head_bytes, self._head_tail = True, 0, b""  # the next request on this connection
 
@@ -176,28 +176,29 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             if self._parsed_head > max_header_bytes and not self._refused:
                 self._refuse(too_large)
 
-        def _start_head_timer(self) -> None:
-            self._stop_head_timer()
-            self._head_timer = self.loop.call_later(header_timeout, self._head_timed_out)
+        # One deadline at a time: the head's, then the body's (``header_timeout`` each).
+        def _start_deadline(self) -> None:
+            self._stop_deadline()
+            self._deadline = self.loop.call_later(header_timeout, self._deadline_passed)
 
-        def _stop_head_timer(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
+        def _stop_deadline(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
 
-        def _head_timed_out(self) -> None:
-            self._head_timer = None
+        def _deadline_passed(self) -> None:
+            self._deadline = None
             if self.transport.is_closing():
                 return
             if self._in_body:
                 if self.pipeline or self.flow.read_paused:
-                    self._start_head_timer()  # the server is the one not reading (a request ahead): wait
+                    self._start_deadline()  # the server is the one not reading (a request ahead): wait
                 elif self.cycle is not None and self.cycle.response_started:
                     # answered before its body was read (a refusal): nothing left to refuse
                     if self.cycle.response_complete:
                         self.transport.close()
                     else:
-                        self._start_head_timer()
+                        self._start_deadline()
                 else:
                     self._refuse(too_slow_body)
             elif self._in_head:
@@ -208,7 +209,7 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
 
         def _refuse(self, answer: bytes) -> None:
             self._refused = True
-            self._stop_head_timer()
+            self._stop_deadline()
             if not self.transport.is_closing():
                 self.transport.write(answer)
                 self.transport.close()

@@ -565,7 +565,7 @@ export class Game {
       this.autoTimer = null;
       if (!this.auto || !this.myTurn()) return;
       // Not behind a dialog (the menu, the rules...): the round went on unseen and ended there.
-      if (this.ui.held && this.ui.held()) {
+      if (this.ui.held()) {
         this.scheduleAuto();
         return;
       }

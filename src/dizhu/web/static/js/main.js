@@ -48,8 +48,10 @@ function showScreen(name) {
       ($('continue-btn').hidden ? $('start-btn') : $('continue-btn')).focus({ preventScroll: true });
     }
   }
-  if (name === 'table' && !$('table-screen').contains(document.activeElement)) focusHand();
-  if (name === 'table') requestAnimationFrame(() => hand.layout()); // shown only once theTable() is done
+  if (name === 'table') {
+    if (!$('table-screen').contains(document.activeElement)) focusHand();
+    requestAnimationFrame(() => hand.layout()); // shown only once theTable() is done
+  }
 }
 
 let toastTimer;

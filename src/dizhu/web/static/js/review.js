@@ -115,7 +115,7 @@ export class ReviewPanel {
     if (!detail) return;
     const panel = this.panel;
     const line = panel.querySelector('.review-line');
-    if (!line || !BESIDE.matches) {
+    if (!line || !LANDSCAPE_PHONE.matches) { // (beside the replay, scrolling on its own: review.css)
       panel.style.removeProperty('--room');
       detail.scrollIntoView({ block: 'nearest' });
       return;
@@ -235,9 +235,6 @@ export class ReviewPanel {
     return called;
   }
 }
-
-/** The review beside the replay, scrolling on its own (review.css, landscape phones). */
-const BESIDE = LANDSCAPE_PHONE;
 
 /** A loss or a threshold: up to two decimals, none when they are zeros. */
 const plain = (x) => formatFigure(x, { upTo: 2 });
