@@ -135,6 +135,24 @@ def test_autoplay_waits_behind_a_dialog_and_the_results_come_after_it(make_table
     table.wait("#settle-dialog[open]", timeout=120_000)
 
 
+def test_picking_a_card_takes_the_turn_back_from_auto_play(make_table):
+    # A card tapped while auto-play was on stayed picked for a moment, then auto-play played
+    # for the player anyway: whoever picks a card wants to choose the play.
+    table = make_table(DESKTOP).open()
+    table.start("classic", "normal")
+    table.to_my_play_turn()
+    table.auto_play(3000)
+    table.wait("body[data-turn=me]")
+    progress = table.progress()
+    first = table.hand_ids()[0]
+    table.click_card(first)
+    assert table.page.get_attribute("[data-ctl=auto]", "aria-pressed") == "false"
+    assert table.selected_ids() == [first]
+    table.page.wait_for_timeout(3500)  # past the interval: nothing was played for us
+    assert table.progress() == progress
+    assert table.selected_ids() == [first]
+
+
 def test_the_keyboard_is_never_left_on_the_page_itself(make_table):
     # Starting a game from the keyboard left the focus on <body> (the button went with the start
     # screen) until the deal was over; back home by the menu, too; and at a round's end the focus

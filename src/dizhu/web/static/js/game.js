@@ -533,6 +533,8 @@ export class Game {
   }
 
   selectionChanged() {
+    // Picking a card takes the turn back from auto-play: the player wants to choose.
+    if (this.auto && this.ui.hand.selection().length) this.stopAuto();
     // A new selection makes an old error or hint message moot.
     if (this.message && this.message.kind !== 'info' && !this.ui.hand.highlight.size) this.message = null;
     if (this.api) savePicked({ gameId: this.api.gameId, version: this.view.version, ids: this.ui.hand.selection() });
