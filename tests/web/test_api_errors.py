@@ -72,6 +72,25 @@ def test_malformed_json_on_create_and_settings(client, game):
     error_of(response, 400, "malformed_json")
 
 
+@pytest.mark.parametrize("kind", [None, "text/plain", "application/x-www-form-urlencoded", "application/jsonx"])
+def test_a_body_not_sent_as_json_is_refused_by_its_type(client, game, kind):
+    # It was validated as a string: 422 "Input should be a valid dictionary", which hid the cause.
+    headers = {**game.headers, **({"content-type": kind} if kind else {})}
+    body = json.dumps({"action": "pass", "version": game.view["version"], "request_id": "a"}).encode()
+    with Unchanged(client, game):
+        error_of(client.post(f"/api/games/{game.id}/act", content=body, headers=headers),
+                 415, "unsupported_media_type")
+    error_of(client.post("/api/games", content=b'{"variant": "duel"}', headers={"content-type": kind or ""}),
+             415, "unsupported_media_type")
+
+
+def test_json_types_with_parameters_are_json(client, game):
+    for kind in ("application/json; charset=utf-8", "Application/JSON", "application/merge-patch+json"):
+        response = client.patch(f"/api/games/{game.id}", content=b'{"language": "ja"}',
+                                headers={**game.headers, "content-type": kind})
+        assert response.status_code == 200, (kind, response.text)
+
+
 @pytest.mark.parametrize("body,field", [
     ({"action": "pass", "version": 1, "request_id": "a", "extra": 1}, "extra"),
     ({"action": "pass", "version": "1", "request_id": "a"}, "version"),

@@ -118,8 +118,9 @@ class SafetyNet:
 
 
 class BodyLimit:
-    """Refuses request bodies over ``limit`` bytes with 413 ``body_too_large``, and bodies that
-    are not UTF-8 with 400 ``malformed_json``.
+    """Refuses request bodies over ``limit`` bytes with 413 ``body_too_large``, a body sent as
+    anything but JSON with 415 ``unsupported_media_type``, and bodies that are not UTF-8 with 400
+    ``malformed_json``.
 
     The body is read here (it is small by construction) and handed on, so a
     body without a Content-Length is measured too.  The JSON parser would take
@@ -156,6 +157,10 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        if body and not _json_type(_header(scope, b"content-type")):
+            # Without this the body is validated as a string: "not a valid dictionary" hid the cause.
+            return await self._refuse(send, ApiError(
+                415, "unsupported_media_type", "the request body must be sent as Content-Type: application/json"))
         if not _utf8_text(body):
             return await self._refuse(send, ApiError(400, "malformed_json", "the request body is not UTF-8 JSON"))
         delivered = False
@@ -179,6 +184,21 @@ class BodyLimit:
                                 (b"content-length", str(len(payload)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": payload})
+
+
+def _header(scope: Scope, name: bytes) -> bytes:
+    return next((value for key, value in scope.get("headers", []) if key == name), b"")
+
+
+def _json_type(value: bytes) -> bool:
+    """Whether a Content-Type names JSON (``application/json`` or a ``+json`` type, any parameters).
+
+    >>> [_json_type(v) for v in (b"application/json", b"Application/JSON; charset=utf-8",
+    ...                          b"application/problem+json", b"text/plain", b"", b"application/jsonx")]
+    [True, True, True, False, False, False]
+    """
+    kind = value.split(b";", 1)[0].strip().lower()
+    return kind == b"application/json" or (kind.startswith(b"application/") and kind.endswith(b"+json"))
 
 
 def _utf8_text(body: bytes) -> bool:
