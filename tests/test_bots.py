@@ -283,6 +283,15 @@ def test_hint_reasons_name_the_point_of_the_move():
     # a partner's play stands
     r = play(Round.from_deal("classic", **STOP_DEAL), STOP_SCRIPT[:6])
     assert why(r, 2, None) == ("partner_stand", {})
+    # over a partner's 4: a 9 the hand plays anyway; a 5 that breaks the 55 raises it for the
+    # landlord, next to play ...
+    r = play(Round.from_deal("classic", **STOP_DEAL), STOP_SCRIPT[:3])
+    assert why(r, 2, "9") == ("beat_in_plan", {"play": "4", "n": 7})
+    assert why(r, 2, "5") == ("raise_partner", {"play": "4"})
+    # ... but not when the landlord has passed it (and breaking a partner's trick is no "contest"):
+    # only the search's figures
+    r = play(Round.from_deal("classic", **STOP_DEAL), ["0: bid 3", "0: play 3", "1: pass", "2: play 4", "0: pass"])
+    assert why(r, 1, "5") == ("search", {"rate": 60, "games": 10})
     # the duel farmer (seat 0, handicap 2) holds 55566 with the lead: a trio reaches the line
     from dizhu import parse_cards
 
@@ -299,11 +308,18 @@ def test_hint_reasons_name_the_point_of_the_move():
     assert duel_why("55566", "55566") == ("finish", {})
     assert duel_why("55566", None, last=(1, classify("AA"))) == ("no_beat", {"play": "AA"})
     assert duel_why("55556", None, last=(1, classify("AA"))) == ("keep_bomb", {"play": "5555"})
-    assert duel_why("55566K", "K", last=(1, classify("9"))) == ("search", {"rate": 60, "games": 10})
+    # a play with nothing decisive about it says what it does to the trick and to the hand's plan
+    assert duel_why("5555 6 8 T", "5555", last=(1, classify("AA")), handicap=0) == ("bomb_take", {"play": "AA"})
+    assert duel_why("BR 5 7 9 K", "BR", handicap=0) == ("take_lead", {"n": 4})
+    assert duel_why("5 7 QQ KK", "QQ", last=(1, classify("99")), handicap=0) == ("beat_in_plan", {"play": "99", "n": 3})
+    assert duel_why("5 7 QQQ KK", "QQQ5", handicap=0) == ("shed_plan", {"n": 2})
+    # breaking the trio up to beat a 9 is the search's call: its figures back it
+    assert duel_why("5 7 QQQ KK", "Q", last=(1, classify("9")), handicap=0) == \
+        ("contest", {"play": "9", "rate": 60, "games": 10})
     # a lead that leaves the 5 and 7 for the line says so; leading the 5 itself, or with no line, does
     # not (a duel hand: no 3 or 4 is in the duel's deck)
     assert duel_why("5 7 9 QQ KK", "QQ") == ("play_to_line", {"cards": "57"})
-    assert duel_why("5 7 9 QQ KK", "5") == ("search", {"rate": 60, "games": 10})
+    assert duel_why("5 7 9 QQ KK", "5") == ("shed_plan", {"n": 2})
     assert duel_why("5 7 9 QQ KK", "QQ", handicap=0)[0] != "play_to_line"
 
 

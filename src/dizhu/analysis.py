@@ -42,6 +42,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
+from .bots.advice import point_of
 from .bots.bidding import decide_bid
 from .bots.bidsearch import auction_of, bid_out, estimate_bids
 from .bots.policy import Ctx, intermediate_move
@@ -331,7 +332,7 @@ def _review_play(moment: Moment, rng: random.Random, budget: float) -> DecisionR
         _, key, params = intermediate_move(ctx)
         reason = Reason(key, dict(params))
     else:
-        reason = _search_reason(estimates[best])
+        reason = Reason(*point_of(ctx, estimates[best]))
     return _judged(moment, figures, face, made_index, best, reason, estimates[0].worlds)
 
 

@@ -56,7 +56,10 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
 
     The first point that holds, most decisive first: the round ends, a last card
     is stopped, the lead is kept to the end, a threat is answered, control is kept
-    for later; else the search's own figures.
+    for later; then what the play does: a bomb takes the trick, nothing unseen
+    beats it, it is a part of the hand's plan, it raises a partner's play the
+    landlord must answer next; else it breaks the plan up to beat a play, or
+    leads against it, which the search's own figures justify.
     """
     move = est.move
     if move is None:
@@ -79,11 +82,31 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
     if saved:
         return "play_to_line", {"cards": saved}
     kept = [r for r in range(len(after)) if after[r] and not _beaten_single(ctx, r)]
+    plays_left = plays_of(ctx.to_shed(after))
     if ctx.last is None and kept and not is_control(move, ctx):
-        return "keep_control", {"card": rank_name(max(kept)), "n": plays_of(ctx.to_shed(after))}
+        return "keep_control", {"card": rank_name(max(kept)), "n": plays_left}
+    return _plan_point(ctx, est, plays_left)
+
+
+def _plan_point(ctx: Ctx, est: Estimate, plays_left: int) -> tuple[str, dict[str, Any]]:
+    """The point of a play with nothing decisive about it: what it does to the trick and to the
+    hand's plan; the search's own figures only when it breaks the plan up to beat a play."""
+    move = est.move
+    assert move is not None
+    beaten = ctx.last[1].text if ctx.last is not None else None
+    if move.is_bomb and beaten is not None:
+        return "bomb_take", {"play": beaten}
+    if is_control(move, ctx):
+        return "take_lead", {"n": plays_left}
+    if plays_left < plays_of(ctx.to_shed(ctx.hand)):
+        return ("beat_in_plan", {"play": beaten, "n": plays_left}) if beaten else ("shed_plan", {"n": plays_left})
+    against = ctx.last is not None and not ctx.partner(ctx.last[0])
+    if beaten and not against and (ctx.seat + 1) % ctx.players == ctx.landlord:
+        return "raise_partner", {"play": beaten}
     if est.worlds:
-        return "search", {"rate": round(100 * est.win_chance), "games": est.worlds}
-    return "fewest_plays", {"n": plays_of(ctx.to_shed(after))}
+        figures = {"rate": round(100 * est.win_chance), "games": est.worlds}
+        return ("contest", {"play": beaten, **figures}) if against else ("search", figures)
+    return "fewest_plays", {"n": plays_left}
 
 
 def _saved_for_line(ctx: Ctx, move: Combo, after: tuple[int, ...]) -> str:

@@ -29,4 +29,10 @@ HINT_REASONS: dict[str, str] = {
     "reach_line": "takes you to the handicap line: you win holding {n} cards",
     "keep_bomb": "only your bomb {play} could answer: keep it",
     "play_to_line": "heads for the handicap line: {cards} can stay in your hand to the end",
+    "bomb_take": "the bomb takes the trick from {play}: the stakes double and you lead next",
+    "take_lead": "no card still out can beat it: you lead next, with {n} plays left",
+    "beat_in_plan": "beats {play} with a play your hand needs anyway: {n} plays left after it",
+    "shed_plan": "leads one of the plays your hand needs: {n} plays left after it",
+    "raise_partner": "raises your partner's {play}: the landlord, next to play, must answer higher or pass",
+    "contest": "beats {play} rather than let it through, though it breaks up your hand: won {rate}% of {games} simulated games",
 }
