@@ -54,3 +54,31 @@ def test_axe_finds_nothing_in_any_state(make_table, size):
     page.click("#replay-next")
     found += violations(table, "replay")
     assert found == [], "\n".join(found)
+
+
+LINES = "(el) => el.getClientRects().length"  # an inline box: one rectangle per line
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_readers_own_text_size_is_followed_where_there_is_room(make_table, size):
+    # The page's text was 15 px whatever the browser's text size was set to; a reader who asks
+    # for larger text gets it on a computer or a tablet (words kept whole), while a phone's table,
+    # laid out to the pixel, keeps 15 px (zooming still enlarges it).
+    viewport = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 360, "height": 640}}[size]
+    table = make_table(viewport)
+    table.page.context.new_cdp_session(table.page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    table.open()
+    page = table.page
+    px = float(page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)"))
+    if size == "phone":
+        assert px == 15
+        return
+    assert px == 22.5  # 15/16 of the reader's 24 px
+    # the start screen's column widens with its text: no level's name is broken over two lines
+    assert page.eval_on_selector(".start-inner", "el => el.getBoundingClientRect().width") > 460 * 1.4
+    for option in page.query_selector_all(".choice.levels .option b"):
+        assert option.evaluate(LINES) == 1, option.inner_text()
+    page.click("#puzzles-btn")
+    page.wait_for_selector(".pz-grid button")
+    # tiles as wide as their words: not five 150 px tiles with "Landlord ·" over "5 cards"
+    assert page.eval_on_selector(".pz-grid button", "el => el.getBoundingClientRect().width") >= 10 * 22.5
