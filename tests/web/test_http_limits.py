@@ -149,6 +149,35 @@ def test_a_body_sent_too_slowly_is_cut_off(server):
     assert b"body" in answer and 0.8 <= elapsed < 4
 
 
+def test_a_body_waiting_behind_a_slow_request_is_not_cut_off(tmp_path):
+    # The body's deadline runs only while the server reads: a request pipelined behind a slow
+    # one (super-hard computers bidding first, paced at three times the usual) sits unread in
+    # the meantime, and its late body must not be taken for a client's stalling.
+    import json
+
+    from dizhu.game.deal import deal_cards
+
+    code = next(c for c in (f"classic-slow-{n}" for n in range(100)) if deal_cards(c).first == 1)
+    server = Server(tmp_path / "data", tmp_path / "server.log", ["--header-timeout", "1", "--pace", "3"])
+    try:
+        slow = json.dumps({"variant": "classic", "level": "super-hard", "deal_code": code}).encode()
+        quick = json.dumps({"variant": "classic", "level": "normal"}).encode()
+        head = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+        s = _connect(server.port)
+        start = time.monotonic()
+        s.sendall(head + str(len(slow)).encode() + b"\r\n\r\n" + slow
+                  + head + str(len(quick)).encode() + b"\r\nConnection: close\r\n\r\n" + quick[:1])
+        time.sleep(1.6)  # past the deadline, while the first request is still being answered
+        s.sendall(quick[1:])
+        answer = _read_all(s, limit=20)
+        s.close()
+        assert time.monotonic() - start > 3.6  # two computers' bids at 3 x 0.6 s at least
+        assert answer.count(b"HTTP/1.1 201 ") == 2, answer[:300]
+        assert b" 408 " not in answer
+    finally:
+        server.stop()
+
+
 def test_a_head_of_normal_size_is_served(server):
     answer = _ask(server.port, b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 6000 + b"\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
