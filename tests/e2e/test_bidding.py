@@ -151,3 +151,27 @@ def test_the_duel_question_follows_what_the_opponent_did(make_table, language):
     assert seen["robbedMyCall"] == words["status.rob_back"].replace("{name}", name).replace("{n}", "2")
     assert seen["robbedMyRob"] == words["status.rob_back"].replace("{name}", name).replace("{n}", "3")
     assert seen["called"] != seen["robbedMyCall"]
+
+
+def test_a_rob_does_not_look_like_a_call(make_table):
+    # The duel's "Rob" and "Call" bubbles were the same gold: a rob, which doubles the stakes and
+    # moves the handicap line, passed for a call at a glance.
+    from dizhu.game.deal import deal_cards
+
+    looks = "el => { const s = getComputedStyle(el); return [el.className, s.backgroundColor, s.boxShadow]; }"
+    codes = (c for c in (f"duel-rob-{n}" for n in range(200)) if deal_cards(c).first == 1)
+    for code in codes:  # a deal where the computer speaks first and calls
+        table = make_table(PHONE_PORTRAIT).open()
+        table.start_deal(code)
+        table.wait("body[data-turn=me], body[data-phase=playing]")
+        if table.visible("bid-rob"):
+            break
+    else:
+        raise AssertionError("the computer never called first")
+    call = table.page.locator("#zone-1 .bubble").evaluate(looks)
+    table.page.click("[data-ctl=bid-rob]")
+    table.wait("#zone-0 .bubble")
+    rob = table.page.locator("#zone-0 .bubble").evaluate(looks)
+    assert "rob" in rob[0].split() and "rob" not in call[0].split()
+    assert call[1] != rob[1] and call[2] != rob[2], (call, rob)
+    table.shot("phone-portrait-rob-bubble")

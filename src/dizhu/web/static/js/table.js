@@ -111,7 +111,9 @@ function zone(ds, seat) {
     el.setAttribute('aria-label', label);
   } else {
     const text = act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called, table: ds });
-    replace(el, h('span', { class: `bubble ${act.type === 'pass' || act.action === 'pass' ? 'pass' : 'bid'}${act.again ? ' again' : ''}`, text }), reveal);
+    // A rob doubles the stakes (and moves the duel's handicap line): it must not pass for a call.
+    const kind = act.type === 'pass' || act.action === 'pass' ? 'pass' : act.action === 'rob' ? 'bid rob' : 'bid';
+    replace(el, h('span', { class: `bubble ${kind}${act.again ? ' again' : ''}`, text }), reveal);
     el.setAttribute('aria-label', `${saidBy(seat, ds)}${text}`);
   }
 }
