@@ -308,6 +308,13 @@ def test_hint_reasons_name_the_point_of_the_move():
     assert duel_why("55566", "55566") == ("finish", {})
     assert duel_why("55566", None, last=(1, classify("AA"))) == ("no_beat", {"play": "AA"})
     assert duel_why("55556", None, last=(1, classify("AA"))) == ("keep_bomb", {"play": "5555"})
+    # a pass names what it keeps: the combination the cheapest reply would break up (the
+    # straight, the pair chain; the trio, as the kings' trio costs as much), or the whole one it
+    # would spend
+    assert duel_why("6 7 8 9 T J", None, last=(1, classify("5")), handicap=0) == ("keep_together", {"play": "6789TJ"})
+    assert duel_why("55 66 77 J", None, last=(1, classify("44")), handicap=0) == ("keep_together", {"play": "556677"})
+    assert duel_why("5 7 999 KKK", None, last=(1, classify("88")), handicap=0) == ("keep_together", {"play": "999"})
+    assert duel_why("5 7 999 QQ", None, last=(1, classify("88")), handicap=0) == ("hold_back", {"play": "QQ"})
     # a play with nothing decisive about it says what it does to the trick and to the hand's plan
     assert duel_why("5555 6 8 T", "5555", last=(1, classify("AA")), handicap=0) == ("bomb_take", {"play": "AA"})
     assert duel_why("BR 5 7 9 K", "BR", handicap=0) == ("take_lead", {"n": 4})

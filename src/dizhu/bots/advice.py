@@ -18,7 +18,7 @@ from ..cards import Card, format_counts, parse_cards
 from ..combos import Combo, Kind
 from ..moves import moves_from_counts
 from ..rules import cards_to_win
-from .hands import plays_of
+from .hands import Group, plays_of, split_counts
 from .policy import Ctx, Decision, can_run_out, is_control, rank_name, sub
 from .search import Estimate, ranked
 from .view import View
@@ -132,9 +132,29 @@ def _why_pass(ctx: Ctx) -> tuple[str, dict[str, Any]]:
     replies = moves_from_counts(ctx.hand, prev)
     if not replies:
         return "no_beat", {"play": prev.text}
-    if all(m.is_bomb for m in replies):
+    ordinary = [m for m in replies if not m.is_bomb]
+    if not ordinary:
         return "keep_bomb", {"play": min(replies, key=lambda m: (m.size == 2, m.main)).text}
-    return "save_cards", {}
+    return _what_passing_keeps(ctx, ordinary)
+
+
+def _what_passing_keeps(ctx: Ctx, replies: list[Combo]) -> tuple[str, dict[str, Any]]:
+    """The point of passing when a reply without a bomb exists: the cheapest reply (the fewest
+    plays left after it) would break up a combination of the hand's plan — the biggest it
+    breaks is kept together — or it plays a whole one, which passing holds back."""
+    cheapest = min(replies, key=lambda m: (plays_of(ctx.to_shed(sub(ctx.hand, m))), m.main))
+    broken = [g for g in (_group_counts(g, len(ctx.hand)) for g in split_counts(ctx.to_shed(ctx.hand)).groups)
+              if any(m and c for m, c in zip(cheapest.counts, g)) and any(c > m for m, c in zip(cheapest.counts, g))]
+    if broken:
+        return "keep_together", {"play": format_counts(max(broken, key=sum))}
+    return "hold_back", {"play": cheapest.text}
+
+
+def _group_counts(group: Group, ranks: int) -> tuple[int, ...]:
+    """The rank counts of one group of a split (width 0 is the rocket: one of each joker)."""
+    if group.width == 0:
+        return tuple(1 if r >= ranks - 2 else 0 for r in range(ranks))
+    return tuple(group.width if group.low <= r <= group.high else 0 for r in range(ranks))
 
 
 def _beaten_single(ctx: Ctx, rank: int) -> bool:

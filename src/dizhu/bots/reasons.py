@@ -34,5 +34,7 @@ HINT_REASONS: dict[str, str] = {
     "beat_in_plan": "beats {play} with a play your hand needs anyway: {n} plays left after it",
     "shed_plan": "leads one of the plays your hand needs: {n} plays left after it",
     "raise_partner": "raises your partner's {play}: the landlord, next to play, must answer higher or pass",
+    "keep_together": "passing keeps your {play} together",
+    "hold_back": "passing holds back your {play} for a later trick",
     "contest": "beats {play} rather than let it through, though it breaks up your hand: won {rate}% of {games} simulated games",
 }
