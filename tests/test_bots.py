@@ -316,17 +316,33 @@ def test_hint_reasons_name_the_point_of_the_move():
     assert duel_why("5 7 999 KKK", None, last=(1, classify("88")), handicap=0) == ("keep_together", {"play": "999"})
     assert duel_why("5 7 999 QQ", None, last=(1, classify("88")), handicap=0) == ("hold_back", {"play": "QQ"})
     # a play with nothing decisive about it says what it does to the trick and to the hand's plan
-    assert duel_why("5555 6 8 T", "5555", last=(1, classify("AA")), handicap=0) == ("bomb_take", {"play": "AA"})
+    # a bomb takes the trick only when nothing unseen beats it (here no 2s nor the rocket are out)
+    assert duel_why("5555 6 8 T", "5555", last=(1, classify("AA")), handicap=0) == ("bomb_beat", {"play": "AA"})
+    assert duel_why("2222 B 6 8 T", "2222", last=(1, classify("AA")), handicap=0) == ("bomb_take", {"play": "AA"})
     assert duel_why("BR 5 7 9 K", "BR", handicap=0) == ("take_lead", {"n": 4})
     assert duel_why("5 7 QQ KK", "QQ", last=(1, classify("99")), handicap=0) == ("beat_in_plan", {"play": "99", "n": 3})
     assert duel_why("5 7 QQQ KK", "QQQ5", handicap=0) == ("shed_plan", {"n": 2})
+    # a single from a bomb, or the bomb with two kickers, is no part of the plan, though the count
+    # of plays does not grow
+    from dizhu.variants import CLASSIC
+
+    def classic_why(hand, move, last=None):
+        counts = tuple(parse_cards(hand).counts)
+        unseen = tuple(d - c for d, c in zip(CLASSIC.deck_counts, counts))
+        ctx = Ctx(counts, 0, 3, 1, [len(parse_cards(hand)), 17, 17], last, unseen)
+        return point_of(ctx, Estimate(None if move is None else classify(move), 0.5, 0.6, 10))
+
+    assert classic_why("55 6 8 99 TT QQ AAAA 22", "A", last=(1, classify("7")))[0] == "contest"
+    assert classic_why("55 6 8 99 TT QQ AAAA 22", "68AAAA")[0] == "search"
+    assert classic_why("55 6 8 99 TT QQ AAAA 22", "QQ", last=(1, classify("JJ"))) == ("beat_in_plan", {"play": "JJ", "n": 7})
     # breaking the trio up to beat a 9 is the search's call: its figures back it
     assert duel_why("5 7 QQQ KK", "Q", last=(1, classify("9")), handicap=0) == \
         ("contest", {"play": "9", "rate": 60, "games": 10})
     # a lead that leaves the 5 and 7 for the line says so; leading the 5 itself, or with no line, does
     # not (a duel hand: no 3 or 4 is in the duel's deck)
     assert duel_why("5 7 9 QQ KK", "QQ") == ("play_to_line", {"cards": "57"})
-    assert duel_why("5 7 9 QQ KK", "5") == ("shed_plan", {"n": 2})
+    assert duel_why("5 7 9 QQ KK", "5") == ("search", {"rate": 60, "games": 10})  # 5 is kept for the line
+    assert duel_why("5 7 9 QQ KK", "7", last=(1, classify("6")))[0] == "contest"  # and so is 7
     assert duel_why("5 7 9 QQ KK", "QQ", handicap=0)[0] != "play_to_line"
 
 

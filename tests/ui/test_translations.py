@@ -114,7 +114,7 @@ def test_kinds_levels_sources_and_actions_are_translated(dicts):
     needed += [f"act.{a}" for a in ("bid", "call", "rob", "pass", "no_bid", "no_call", "no_rob")]
     needed += [f"variant.{v}" for v in ("classic", "duel")]
     needed += [f"sort.{mode}" for mode in ("asc", "desc", "group")]  # cards.js SORT_MODES
-    needed += [f"error.{code}" for code in ("malformed_json", "body_too_large", "invalid_request", "missing_token",
+    needed += [f"error.{code}" for code in ("malformed_json", "body_too_large", "unsupported_media_type", "invalid_request", "missing_token",
                                              "wrong_token", "unknown_game", "stale", "busy", "too_many_games",
                                              "too_busy", "too_many_hints", "too_many_rounds", "too_many_reads",
                                              "network")]

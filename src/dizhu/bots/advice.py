@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from itertools import combinations
 from typing import Any
 
 from ..cards import Card, format_counts, parse_cards
@@ -94,11 +95,11 @@ def _plan_point(ctx: Ctx, est: Estimate, plays_left: int) -> tuple[str, dict[str
     move = est.move
     assert move is not None
     beaten = ctx.last[1].text if ctx.last is not None else None
-    if move.is_bomb and beaten is not None:
-        return "bomb_take", {"play": beaten}
     if is_control(move, ctx):
-        return "take_lead", {"n": plays_left}
-    if plays_left < plays_of(ctx.to_shed(ctx.hand)):
+        return ("bomb_take", {"play": beaten}) if move.is_bomb and beaten else ("take_lead", {"n": plays_left})
+    if move.is_bomb and beaten:
+        return "bomb_beat", {"play": beaten}
+    if _in_plan(ctx, move):
         return ("beat_in_plan", {"play": beaten, "n": plays_left}) if beaten else ("shed_plan", {"n": plays_left})
     against = ctx.last is not None and not ctx.partner(ctx.last[0])
     if beaten and not against and (ctx.seat + 1) % ctx.players == ctx.landlord:
@@ -107,6 +108,20 @@ def _plan_point(ctx: Ctx, est: Estimate, plays_left: int) -> tuple[str, dict[str
         figures = {"rate": round(100 * est.win_chance), "games": est.worlds}
         return ("contest", {"play": beaten, **figures}) if against else ("search", figures)
     return "fewest_plays", {"n": plays_left}
+
+
+def _in_plan(ctx: Ctx, move: Combo) -> bool:
+    """Whether ``move`` is made of whole combinations of the hand's plan (the best split of the
+    cards it must still play), kickers included, and spends no bomb of the plan on a lesser play.
+
+    Cards the duel farmer keeps for its line are not in the plan; a single from a bomb, or a
+    bomb played with two kickers, breaks it up though the count of plays may not grow."""
+    touched = [g for g in _plan_groups(ctx) if any(m and c for m, c in zip(move.counts, g))]
+    if not move.is_bomb and any(max(g) == 4 or sum(g) == 2 and g[-1] and g[-2] for g in touched):
+        return False
+    # some of the groups it touches add up to the move exactly (a hand may hold two groups of one rank)
+    return any(tuple(map(sum, zip(*chosen))) == move.counts
+               for k in range(1, len(touched) + 1) for chosen in combinations(touched, k))
 
 
 def _saved_for_line(ctx: Ctx, move: Combo, after: tuple[int, ...]) -> str:
@@ -143,11 +158,18 @@ def _what_passing_keeps(ctx: Ctx, replies: list[Combo]) -> tuple[str, dict[str, 
     plays left after it) would break up a combination of the hand's plan — the biggest it
     breaks is kept together — or it plays a whole one, which passing holds back."""
     cheapest = min(replies, key=lambda m: (plays_of(ctx.to_shed(sub(ctx.hand, m))), m.main))
-    broken = [g for g in (_group_counts(g, len(ctx.hand)) for g in split_counts(ctx.to_shed(ctx.hand)).groups)
-              if any(m and c for m, c in zip(cheapest.counts, g)) and any(c > m for m, c in zip(cheapest.counts, g))]
+    if _in_plan(ctx, cheapest):
+        return "hold_back", {"play": cheapest.text}
+    touched = [g for g in _plan_groups(ctx) if any(m and c for m, c in zip(cheapest.counts, g))]
+    broken = [g for g in touched if any(c > m for m, c in zip(cheapest.counts, g))] or touched
     if broken:
         return "keep_together", {"play": format_counts(max(broken, key=sum))}
-    return "hold_back", {"play": cheapest.text}
+    return "save_cards", {}  # (only cards kept for the duel's line: nothing of the plan to name)
+
+
+def _plan_groups(ctx: Ctx) -> list[tuple[int, ...]]:
+    """The rank counts of each group of the hand's plan (the best split of what it must play)."""
+    return [_group_counts(g, len(ctx.hand)) for g in split_counts(ctx.to_shed(ctx.hand)).groups]
 
 
 def _group_counts(group: Group, ranks: int) -> tuple[int, ...]:

@@ -30,6 +30,7 @@ HINT_REASONS: dict[str, str] = {
     "keep_bomb": "only your bomb {play} could answer: keep it",
     "play_to_line": "heads for the handicap line: {cards} can stay in your hand to the end",
     "bomb_take": "the bomb takes the trick from {play}: the stakes double and you lead next",
+    "bomb_beat": "bombs {play}: the stakes double, and only a higher bomb or the rocket can answer",
     "take_lead": "no card still out can beat it: you lead next, with {n} plays left",
     "beat_in_plan": "beats {play} with a play your hand needs anyway: {n} plays left after it",
     "shed_plan": "leads one of the plays your hand needs: {n} plays left after it",

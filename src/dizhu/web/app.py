@@ -58,6 +58,7 @@ _ERRORS = {
     404: "No such game (`unknown_game`).",
     409: "Stale `version` (`stale`), or another round / new game not allowed now.",
     413: "Body over 16 KiB (`body_too_large`).",
+    415: "A body not sent as `Content-Type: application/json` (`unsupported_media_type`).",
     422: "Invalid request (`invalid_request`) or an action the rules refuse (the engine's reason code).",
     429: "The game is busy with another request (`busy`), this address has too many games waiting for the "
          "computers (`too_busy`), or a limit was reached (`too_many_hints`, `too_many_rounds`, "
@@ -71,7 +72,7 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 _READ_ERRORS = _errors(401, 403, 404, 422)
-_WRITE_ERRORS = _errors(400, 401, 403, 404, 409, 413, 422, 429)
+_WRITE_ERRORS = _errors(400, 401, 403, 404, 409, 413, 415, 422, 429)
 
 
 async def client_address(request: Request) -> str:
@@ -212,7 +213,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         return {"status": "ok"}
 
     @app.post("/api/games", status_code=201, response_model=Created, tags=["games"],
-              responses={**_errors(400, 413, 422), 429: {"model": ErrorBody, "description": _CREATE_LIMITED}})
+              responses={**_errors(400, 413, 415, 422), 429: {"model": ErrorBody, "description": _CREATE_LIMITED}})
     async def create_game(request: Request, body: CreateGame, client: Client, service: Service) -> Response:
         """Create a game: deal the first round and let the computers bid if they speak first."""
         wait = await request.app.state.creation_limit.wait(client)
@@ -228,7 +229,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         return _reply(await service.view(game, query.since))
 
     @app.patch("/api/games/{game_id}", response_model=View, tags=["games"],
-               responses=_errors(400, 401, 403, 404, 413, 422))
+               responses=_errors(400, 401, 403, 404, 413, 415, 422))
     async def change_settings(service: Service, game: Game, body: SettingsBody) -> Response:
         """Change the game's settings (its language)."""
         return _reply(await service.set_language(game, body.language))
@@ -239,13 +240,13 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         return _reply(await service.act(game, body, client))
 
     @app.post("/api/games/{game_id}/check", response_model=Verdict, tags=["play"],
-              responses=_errors(400, 401, 403, 404, 413, 422))
+              responses=_errors(400, 401, 403, 404, 413, 415, 422))
     async def check(service: Service, game: Game, body: Check) -> Response:
         """Whether an action would be accepted now, and if not why (the engine's reason); applies nothing."""
         return _reply(await service.check(game, body))
 
     @app.post("/api/games/{game_id}/hint", response_model=Hint, tags=["play"],
-              responses=_errors(400, 401, 403, 404, 413, 422, 429))
+              responses=_errors(400, 401, 403, 404, 413, 415, 422, 429))
     async def hint(service: Service, game: Game, client: Client,
                    body: Annotated[Optional[HintRequest], Body()] = None) -> Response:
         """A recommended action with its reason.  Applies nothing."""

@@ -268,6 +268,7 @@ def add_puzzle_routes(app: FastAPI) -> None:
                  404: "No such puzzle (`unknown_puzzle`).",
                  409: "The puzzle is over (`puzzle_over`).",
                  413: "Body over 16 KiB (`body_too_large`).",
+                 415: "A body not sent as `Content-Type: application/json` (`unsupported_media_type`).",
                  422: "Invalid request, or a move the rules refuse (the engine's reason)."}
     errors = {code: {"model": ErrorBody, "description": text} for code, text in described.items()}
     read_errors = {code: errors[code] for code in (404, 422)}
