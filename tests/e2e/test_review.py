@@ -217,3 +217,26 @@ def test_the_review_leaves_the_replays_seats_whole_on_a_desktop(make_table):
                                                "#review .review-mark.current", "#review .review-grade"])
         assert outside == [], (decision, outside)
     table.shot("desktop-1366-review")
+
+
+def test_the_review_and_all_three_seats_are_in_sight_on_a_tall_phone(make_table):
+    # 390x844: the marks took four rows (a long round), so bringing a decision's explanation into
+    # sight scrolled the other seats out of it: the play could not be read beside its grade.
+    table = make_table({"width": 390, "height": 844}).open()
+    table.start_deal(deal_where_i_bid_first())
+    table.play_round("classic")
+    open_review(table)
+    marks = table.page.locator("#review .review-mark")
+    for decision in sorted({0, min(3, marks.count() - 1), marks.count() - 1}):
+        marks.nth(decision).click()
+        table.wait(f"#review .review-mark.current[data-decision='{decision}']")
+        table.page.wait_for_timeout(300)  # (the scroll into sight)
+        outside = table.page.evaluate(IN_VIEW, [".replay-seat", "#replay-caption", ".replay-nav button",
+                                               "#review .review-mark.current", "#review .review-grade"])
+        assert outside == [], (decision, outside)
+        # ... and none of the seats is under the title bar that stays at the top
+        head = table.page.locator(".replay-head").bounding_box()
+        tops = table.page.eval_on_selector_all(".replay-seat", "els => els.map(e => e.getBoundingClientRect().top)")
+        assert min(tops) >= head["y"] + head["height"] - 0.5, (decision, tops, head)
+    assert_big_enough(table, "review")
+    table.shot("phone-portrait-390-review")
