@@ -20,9 +20,9 @@ import pytest
 from dizhu import Round
 from dizhu.bots import create, memo
 from dizhu.bots import search as live
-from dizhu.bots import reading
+from dizhu.bots import policy, reading
 from dizhu.bots.view import View
-from dizhu.combos import classify
+from dizhu.combos import Kind, classify
 from dizhu.moves import moves_from_counts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,6 +55,11 @@ def frozen(monkeypatch):
 
     # the Python rollouts and readings (the compiled ones draw the normal style's dice their own way)
     monkeypatch.setattr(live, "compiled", lambda: None)
+    # the one deliberate change of play since that kernel (session 37): with an opponent about to go
+    # out and only small singles or pairs beside the controls, a control is led first; the frozen
+    # kernel led the small one
+    monkeypatch.setattr(policy, "_safe_leads", lambda pool, plays, danger: [
+        p for p in pool if not (p.size == danger and p.kind in (Kind.SINGLE, Kind.PAIR))])
     monkeypatch.setattr(reading, "compiled", lambda: None)
     return search, view.View
 

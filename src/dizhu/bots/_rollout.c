@@ -434,6 +434,10 @@ static int lead(const Ctx *x, const Style *st, Play *out) {
         for (int i = 0; i < np; i++)
             if (!(pool[i].size == danger && (pool[i].kind == SINGLE || pool[i].kind == PAIR)))
                 safe[ns++] = pool[i];
+        if (!ns) /* only unsafe plays beside the controls: a control first keeps the lead */
+            for (int i = 0; i < n; i++)
+                if (!(plays[i].size == danger && (plays[i].kind == SINGLE || plays[i].kind == PAIR)))
+                    safe[ns++] = plays[i];
         if (ns) {
             memcpy(pool, safe, ns * sizeof *safe);
             np = ns;

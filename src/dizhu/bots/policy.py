@@ -254,8 +254,7 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
                 return min(low, key=lambda m: m.main), "feed_partner", {"n": left}
     pool = others or plays
     if danger <= 2:
-        # an opponent is about to go out: do not hand them a small single or pair
-        safe = [p for p in pool if not (p.size == danger and p.kind in (Kind.SINGLE, Kind.PAIR))]
+        safe = _safe_leads(pool, plays, danger)
         if safe:
             pool = safe
         else:
@@ -274,6 +273,22 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
         card = max(controls, key=lambda p: p.main)
         return pick, "keep_control", {"card": rank_name(card.main), "n": len(plays)}
     return pick, "fewest_plays", {"n": len(plays)}
+
+
+def _safe_leads(pool: list[Combo], plays: tuple[Combo, ...], danger: int) -> list[Combo]:
+    """The leads of ``pool`` that do not hand an opponent needing ``danger`` cards a small single
+    or pair; when there are none, the safe ones among all the ``plays``, the controls included
+    (one keeps the lead: with the opponent on one card, 556677, TJQKA, 2 and then 8 win where
+    leading the 8 lost).
+
+    >>> from dizhu.combos import classify
+    >>> plays = tuple(classify(t) for t in ("8", "TJQKA", "2"))
+    >>> [p.text for p in _safe_leads([plays[0]], plays, 1)]
+    ['TJQKA']
+    """
+    def safe(p: Combo) -> bool:
+        return not (p.size == danger and p.kind in (Kind.SINGLE, Kind.PAIR))
+    return [p for p in pool if safe(p)] or [p for p in plays if safe(p)]
 
 
 def _replies(ctx: Ctx) -> tuple[tuple[Combo, ...], tuple | None]:
