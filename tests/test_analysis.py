@@ -152,3 +152,23 @@ def test_a_figure_names_a_plays_kind_as_the_table_does():
     assert Figure("play 3334", -2.0, 0.25).to_dict()["kind"] == "trio_single"
     assert "kind" not in Figure("pass", 0.0, 0.5).to_dict()
     assert "kind" not in Figure("bid 3", 0.0, 0.5).to_dict()
+
+
+def test_the_reason_explains_the_better_move_when_one_is_named_else_the_move_made():
+    # A good move a shade below the best had the best's reason under "You chose ...", with no
+    # "Better:" line: "You chose Single A. Why: passing holds back your Q".
+    from dizhu.analysis import Figure, Moment, Reason, _judged
+
+    moment = Moment(0, 0, "play A", {"phase": "playing", "trick": {"last": None}}, (), ())
+    asked = []
+
+    def reason(i):
+        asked.append(i)
+        return Reason("search", {"rate": i, "games": 1})
+
+    face = [Figure("play A", 1.0, 1.0), Figure("pass", 1.0, 1.0)]
+    shade = _judged(moment, [Figure("play A", 1.0, 0.6), Figure("pass", 1.05, 0.6)], face, 0, 1, reason, 10)
+    assert shade.grade == "good" and shade.better is None and shade.reason.params["rate"] == 0
+    worse = _judged(moment, [Figure("play A", -1.0, 0.3), Figure("pass", 1.0, 0.6)], face, 0, 1, reason, 10)
+    assert worse.grade != "good" and worse.better == "pass" and worse.reason.params["rate"] == 1
+    assert asked == [0, 1]

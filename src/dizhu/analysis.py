@@ -131,7 +131,8 @@ class DecisionReview:
     ``made``/``best``: the estimates from the seat's information set over
     ``worlds`` sampled deals; ``face_up_made``/``face_up_best``: the same
     moves played out on the true hands (perfect information).  ``better``
-    is the best move's action when the move made was not good.
+    is the best move's action when the move made was not good; ``reason`` explains that better
+    move, or else the move made.
     """
 
     index: int
@@ -328,11 +329,12 @@ def _review_play(moment: Moment, rng: random.Random, budget: float) -> DecisionR
         estimates[made_index], estimates[best] = again
         if figures[made_index].points >= figures[best].points:
             best = made_index  # the second look found the move made as good
-    if keys[best] == choice_key:
-        _, key, params = intermediate_move(ctx)
-        reason = Reason(key, dict(params))
-    else:
-        reason = Reason(*point_of(ctx, estimates[best]))
+    def reason(i: int) -> Reason:
+        if keys[i] == choice_key:
+            _, key, params = intermediate_move(ctx)
+            return Reason(key, dict(params))
+        return Reason(*point_of(ctx, estimates[i]))
+
     return _judged(moment, figures, face, made_index, best, reason, estimates[0].worlds)
 
 
@@ -359,10 +361,11 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float) -> DecisionRe
         figures[made], figures[best] = again
         if figures[made].points >= figures[best].points:
             best = made  # the second look found the move made as good
-    if bids[best] == policy.action:
-        reason = Reason(policy.reason, dict(policy.params))
-    else:
-        reason = _search_reason(Estimate(None, 0.0, figures[best].win_chance, seen))
+    def reason(i: int) -> Reason:
+        if bids[i] == policy.action:
+            return Reason(policy.reason, dict(policy.params))
+        return _search_reason(Estimate(None, 0.0, figures[i].win_chance, seen if i in (made, best) else worlds))
+
     return _judged(moment, figures, face, made, best, reason, worlds)
 
 
@@ -409,7 +412,9 @@ def _search_reason(estimate: Estimate) -> Reason:
 
 
 def _judged(moment: Moment, figures: Sequence[Figure], face: Sequence[Figure], made: int, best: int,
-            reason: Reason, worlds: int) -> DecisionReview:
+            reason: Callable[[int], Reason], worlds: int) -> DecisionReview:
+    """The decision's review; ``reason(i)`` explains candidate ``i``: the better move when one is
+    named, else the move made (a good one a shade below the best is not explained by the best's point)."""
     loss = max(0.0, figures[best].points - figures[made].points)
     found = grade(loss)
     face_best = max(range(len(face)), key=lambda i: (face[i].points, i == made))
@@ -425,7 +430,7 @@ def _judged(moment: Moment, figures: Sequence[Figure], face: Sequence[Figure], m
         loss=loss,
         grade=found,
         better=None if found == "good" else figures[best].action,
-        reason=reason,
+        reason=reason(made if found == "good" else best),
         worlds=worlds,
         candidates=len(figures),
     )
