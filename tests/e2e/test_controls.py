@@ -153,6 +153,22 @@ def test_picking_a_card_takes_the_turn_back_from_auto_play(make_table):
     assert table.selected_ids() == [first]
 
 
+def test_asking_for_a_hint_takes_the_turn_back_from_auto_play(make_table):
+    # Hint stopped auto-play only when its advice picked cards: advising a bid (or a pass) left it
+    # on, and the game acted by itself a moment later.
+    table = make_table(DESKTOP).open()
+    table.start_deal(deal_where_i_bid_first())
+    table.wait("body[data-turn=me]")
+    assert table.page.get_attribute("body", "data-phase") == "bidding"
+    table.auto_play(3000)
+    progress = table.progress()
+    table.page.click("[data-ctl=hint]")
+    table.wait("#status.hint")
+    assert table.page.get_attribute("[data-ctl=auto]", "aria-pressed") == "false"
+    table.page.wait_for_timeout(3500)  # past the interval: nothing was done for us
+    assert table.progress() == progress
+
+
 def test_the_keyboard_is_never_left_on_the_page_itself(make_table):
     # Starting a game from the keyboard left the focus on <body> (the button went with the start
     # screen) until the deal was over; back home by the menu, too; and at a round's end the focus

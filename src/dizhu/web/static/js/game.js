@@ -433,6 +433,8 @@ export class Game {
    */
   async hint() {
     if (!this.myTurn() || this.busy) return;
+    // Asking for advice takes the turn back from auto-play, whatever the advice (a pass, a bid).
+    if (this.auto) this.stopAuto();
     const turn = `${this.view.version}:${this.shown}`;
     if (this.hints && this.hints.turn === turn) {
       this.hints.index = (this.hints.index + 1) % this.hints.options.length;
