@@ -2,6 +2,7 @@
 
 import json
 import random
+import string
 
 import pytest
 
@@ -261,6 +262,9 @@ def test_hint_alternatives_are_legal_and_explained():
         for alt in h["alternatives"]:
             assert alt["action"] in obs["legal_actions"]
             HINT_REASONS[alt["reason"]["key"]].format(**alt["reason"]["params"])
+            # no hidden parameter: two options saying the same words must have equal params
+            fields = {f for _, f, _, _ in string.Formatter().parse(HINT_REASONS[alt["reason"]["key"]]) if f}
+            assert set(alt["reason"]["params"]) == fields, alt["reason"]
         # an option does not repeat a better one's point: it shows its own search figures instead
         points = [repr(a["reason"]) for a in h["alternatives"] if a["reason"]["key"] != "search"]
         assert len(set(points)) == len(points), h["alternatives"]

@@ -85,7 +85,7 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
     kept = [r for r in range(len(after)) if after[r] and not _beaten_single(ctx, r)]
     plays_left = plays_of(ctx.to_shed(after))
     if ctx.last is None and kept and not is_control(move, ctx):
-        return "keep_control", {"card": rank_name(max(kept)), "n": plays_left}
+        return "keep_control", {"card": rank_name(max(kept))}
     return _plan_point(ctx, est, plays_left)
 
 

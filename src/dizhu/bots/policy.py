@@ -15,7 +15,7 @@ from operator import attrgetter
 from operator import sub as _minus
 from typing import Any
 
-from ..cards import RANK_SYMBOLS
+from ..cards import RANK_SYMBOLS, format_counts
 from ..combos import Combo, Kind
 from ..moves import play_table
 from ..ranks import RANK_UNITS as _U
@@ -175,6 +175,17 @@ def _plays_after(hand: tuple[int, ...], combo: Combo) -> int:
     return plays_of(sub(hand, combo))
 
 
+def core_text(combo: Combo) -> str:
+    """The notation of ``combo`` without its kickers: what makes it the control it is.
+
+    >>> from dizhu.combos import classify
+    >>> core_text(classify("5557")), core_text(classify("2")), core_text(classify("33344479")), core_text(classify("BR"))
+    ('555', '2', '333444', 'BR')
+    """
+    most = max(combo.counts)
+    return format_counts([c if c == most else 0 for c in combo.counts])
+
+
 def rank_name(rank: int) -> str:
     """The rank's notation symbol, as reasons' ``card`` parameters hold it."""
     return RANK_SYMBOLS[rank]
@@ -271,7 +282,7 @@ def _lead(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str, di
     pick = min(pool, key=lead_order)
     if controls and pick not in controls:
         card = max(controls, key=lambda p: p.main)
-        return pick, "keep_control", {"card": rank_name(card.main), "n": len(plays)}
+        return pick, "keep_control", {"card": core_text(card)}
     return pick, "fewest_plays", {"n": len(plays)}
 
 
@@ -359,7 +370,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
         delta, _, m = scored[0]
         high = m.main >= TWO and m.kind in (Kind.SINGLE, Kind.PAIR)
         if style.keep_control and high and base > 3 and danger > 5 and prev.main < Rank.KING:
-            return None, "keep_control", {"card": rank_name(m.main), "n": base}
+            return None, "keep_control", {"card": rank_name(m.main)}
         if delta <= 0:
             return m, "fewest_plays", {"n": base - 1}
         eager = (danger <= style.delta1_danger or (style.delta1_landlord and ctx.seat == ctx.landlord)
