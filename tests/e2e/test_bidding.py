@@ -175,3 +175,13 @@ def test_a_rob_does_not_look_like_a_call(make_table):
     assert "rob" in rob[0].split() and "rob" not in call[0].split()
     assert call[1] != rob[1] and call[2] != rob[2], (call, rob)
     table.shot("phone-portrait-rob-bubble")
+    # The replay draws the bids with the table's own bubbles (they were all plain white there).
+    table.play_round("duel")
+    table.wait("#settle-dialog[open]")
+    table.page.click("[data-ctl=replay]")
+    table.wait("#replay[open]")
+    for _ in range(12):
+        if table.page.locator("#replay .replay-act .bubble.rob").count():
+            break
+        table.page.click("#replay-next")
+    assert table.page.locator("#replay .replay-act .bubble.rob").first.evaluate(looks)[1:] == rob[1:]

@@ -6,8 +6,8 @@ import { $, h, replace, useStyle } from './dom.js';
 import { cardRow, cardFace, cardBack } from './cardview.js';
 import { foldEvents, lastDealIndex } from './tablestate.js';
 import { playOrder } from './cards.js';
-import { actionLabel, describeEvent, seatName } from './format.js';
-import { seatPosition } from './table.js';
+import { describeEvent, seatName } from './format.js';
+import { actBubble, seatPosition } from './table.js';
 import { t } from './i18n.js';
 
 await useStyle(new URL('../css/replay.css', import.meta.url)); // not in the first load
@@ -81,7 +81,7 @@ export class Replay {
       const act = ds.seatAct[seat];
       let action = null;
       if (act && act.type === 'play') action = cardRow(playOrder(act.cards), 'play-row');
-      else if (act) action = h('span', { class: 'bubble', text: act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called, table: ds }) });
+      else if (act) action = actBubble(act, ds);
       const acting = ev && ev.seat === seat;
       return h('div', { class: `replay-seat pos-${seatPosition(ds, seat)}${acting ? ' acting' : ''}` },
         h('div', { class: 'who' }, h('b', { text: seatName(seat, ds) }),

@@ -77,6 +77,15 @@ function seatPanel(ds, view, seat, thinking) {
 }
 
 /** Where a seat sits: classic 1 = right, 2 = left (counter-clockwise); duel's opponent on top. */
+/** A seat's bid or pass as a bubble (the table's and the replay's): gold for a bid or a call,
+ * orange with a ring for a rob, which doubles the stakes (and moves the duel's handicap line)
+ * and must not pass for a call; plain for a pass. */
+export function actBubble(act, ds) {
+  const text = act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called, table: ds });
+  const kind = act.type === 'pass' || act.action === 'pass' ? 'pass' : act.action === 'rob' ? 'bid rob' : 'bid';
+  return h('span', { class: `bubble ${kind}${act.again ? ' again' : ''}`, text });
+}
+
 export function seatPosition(ds, seat) {
   const rel = relativeSeat(seat, ds);
   if (rel === 0) return 'me';
@@ -110,11 +119,9 @@ function zone(ds, seat) {
     replace(el, cardRow(playOrder(act.cards), 'play-row'), h('span', { class: 'kind', text: kindName(act.kind) }), reveal);
     el.setAttribute('aria-label', label);
   } else {
-    const text = act.type === 'pass' ? t('act.pass') : actionLabel(act.action, { phase: 'bidding', called: act.called, table: ds });
-    // A rob doubles the stakes (and moves the duel's handicap line): it must not pass for a call.
-    const kind = act.type === 'pass' || act.action === 'pass' ? 'pass' : act.action === 'rob' ? 'bid rob' : 'bid';
-    replace(el, h('span', { class: `bubble ${kind}${act.again ? ' again' : ''}`, text }), reveal);
-    el.setAttribute('aria-label', `${saidBy(seat, ds)}${text}`);
+    const bubble = actBubble(act, ds);
+    replace(el, bubble, reveal);
+    el.setAttribute('aria-label', `${saidBy(seat, ds)}${bubble.textContent}`);
   }
 }
 
