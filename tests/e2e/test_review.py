@@ -240,3 +240,27 @@ def test_the_review_and_all_three_seats_are_in_sight_on_a_tall_phone(make_table)
         assert min(tops) >= head["y"] + head["height"] - 0.5, (decision, tops, head)
     assert_big_enough(table, "review")
     table.shot("phone-portrait-390-review")
+
+
+CUT = """(sel) => { const el = document.querySelector(sel), box = document.querySelector('#review').getBoundingClientRect();
+  const r = el.getBoundingClientRect(); return r.top < box.top - 0.5 && r.bottom > box.top + 0.5; }"""
+
+
+def test_a_review_panel_that_scrolls_never_cuts_its_title_in_half(make_table):
+    # 1024x640 with the browser's text at 24 px: the panel scrolled just enough to show the
+    # explanation, and its title, counts and arrows were cut in half at its top edge.
+    table = make_table({"width": 1024, "height": 640})
+    table.page.context.new_cdp_session(table.page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    table.open()
+    table.start_deal(deal_where_i_bid_first())
+    table.play_round("classic")
+    open_review(table)
+    marks = table.page.locator("#review .review-mark")
+    for decision in sorted({1, marks.count() // 2, marks.count() - 1}):
+        marks.nth(decision).click()
+        table.wait(f"#review .review-mark.current[data-decision='{decision}']")
+        table.page.wait_for_timeout(200)
+        assert table.page.evaluate(IN_VIEW, ["#review .review-mark.current", "#review .review-grade"]) == [], decision
+        cut = [s for s in ("#review-title", "#review .review-counts", "#review .review-step") if table.page.evaluate(CUT, s)]
+        assert cut == [], (decision, cut)
+    table.shot("desktop-1024-24px-review")

@@ -4,7 +4,7 @@
 // every card face up. The server computes it; this module asks for it, shows
 // the progress, and follows the replay's steps.
 
-import { h, replace, svgPath, useStyle, LANDSCAPE_PHONE } from './dom.js';
+import { h, replace, svgPath, useStyle } from './dom.js';
 import { lastDealIndex } from './tablestate.js';
 import { actionLabel, figure as formatFigure, hintParts, labelled, signed, spacedAfter } from './format.js';
 import { t, usePart } from './i18n.js';
@@ -115,15 +115,15 @@ export class ReviewPanel {
     if (!detail) return;
     const panel = this.panel;
     const line = panel.querySelector('.review-line');
-    if (!line || !LANDSCAPE_PHONE.matches) { // (beside the replay, scrolling on its own: review.css)
+    if (!line || getComputedStyle(panel).overflowY === 'visible') { // (a phone's page scrolls instead)
       panel.style.removeProperty('--room');
       detail.scrollIntoView({ block: 'nearest' });
       return;
     }
-    // Beside the replay (a landscape phone) the panel scrolls on its own, and scrolled just enough
-    // it cut the title or the counts in half: it scrolls to the marks' line instead, what goes out
-    // of sight above going whole. The room to scroll that far is the panel's (--room), which a
-    // step's new explanation does not take away.
+    // Where the panel scrolls on its own (beside the replay on a landscape phone, under it on a
+    // computer) scrolled just enough it cut the title or the counts in half: it scrolls to the
+    // marks' line instead, what goes out of sight above going whole. The room to scroll that far
+    // is the panel's (--room), which a step's new explanation does not take away.
     const box = panel.getBoundingClientRect();
     const shown = detail.getBoundingClientRect();
     if (shown.top >= box.top && shown.bottom <= box.bottom) return;
