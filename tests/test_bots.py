@@ -323,6 +323,10 @@ def test_hint_reasons_name_the_point_of_the_move():
     # a bomb takes the trick only when nothing unseen beats it (here no 2s nor the rocket are out)
     assert duel_why("5555 6 8 T", "5555", last=(1, classify("AA")), handicap=0) == ("bomb_beat", {"play": "AA"})
     assert duel_why("2222 B 6 8 T", "2222", last=(1, classify("AA")), handicap=0) == ("bomb_take", {"play": "AA"})
+    # the rocket is called the rocket, not "the bomb"
+    assert duel_why("BR 6 8 T", "BR", last=(1, classify("AA")), handicap=0) == ("rocket_take", {"play": "AA"})
+    assert duel_why("BR 6", "BR", last=(1, classify("AA")), handicap=0) == ("rocket_to_win", {})
+    assert duel_why("BR 6", None, last=(1, classify("AA")), handicap=0) == ("keep_rocket", {})
     assert duel_why("BR 5 7 9 K", "BR", handicap=0) == ("take_lead", {"n": 4})
     assert duel_why("5 7 QQ KK", "QQ", last=(1, classify("99")), handicap=0) == ("beat_in_plan", {"play": "99", "n": 3})
     assert duel_why("5 7 QQQ KK", "QQQ5", handicap=0) == ("shed_plan", {"n": 2})
@@ -338,6 +342,8 @@ def test_hint_reasons_name_the_point_of_the_move():
 
     assert classic_why("55 6 8 99 TT QQ AAAA 22", "A", last=(1, classify("7")))[0] == "contest"
     assert classic_why("55 6 8 99 TT QQ AAAA 22", "68AAAA")[0] == "search"
+    # nor a pair from four aces, though the plan may pair them with the kings and queens
+    assert classic_why("55 6 8 99 TT QQ KK AAAA 22", "AA", last=(1, classify("44")))[0] == "contest"
     assert classic_why("55 6 8 99 TT QQ AAAA 22", "QQ", last=(1, classify("JJ"))) == ("beat_in_plan", {"play": "JJ", "n": 7})
     # breaking the trio up to beat a 9 is the search's call: its figures back it
     assert duel_why("5 7 QQQ KK", "Q", last=(1, classify("9")), handicap=0) == \

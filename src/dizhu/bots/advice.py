@@ -20,7 +20,7 @@ from ..combos import Combo, Kind
 from ..moves import moves_from_counts
 from ..rules import cards_to_win
 from .hands import Group, plays_of, split_counts
-from .policy import Ctx, Decision, can_run_out, is_control, rank_name, sub
+from .policy import Ctx, Decision, bomb_key, can_run_out, is_control, rank_name, sub
 from .search import Estimate, ranked
 from .view import View
 
@@ -74,7 +74,7 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
         return ("stop_last_landlord" if ctx.partnered and closest == ctx.landlord else "stop_last_card"), {}
     if is_control(move, ctx) and can_run_out(ctx, after):
         # this play wins the trick, and every later one but the last does too
-        return ("bomb_to_win" if move.is_bomb else "control_to_end"), {}
+        return (bomb_key(move, "to_win") if move.is_bomb else "control_to_end"), {}
     if ctx.last is not None and not ctx.partner(ctx.last[0]) and ctx.need(ctx.last[0]) <= 2:
         owner = ctx.last[0]
         key = "stop_landlord" if ctx.partnered and owner == ctx.landlord else "stop_opponent"
@@ -96,7 +96,7 @@ def _plan_point(ctx: Ctx, est: Estimate, plays_left: int) -> tuple[str, dict[str
     assert move is not None
     beaten = ctx.last[1].text if ctx.last is not None else None
     if is_control(move, ctx):
-        return ("bomb_take", {"play": beaten}) if move.is_bomb and beaten else ("take_lead", {"n": plays_left})
+        return (bomb_key(move, "take"), {"play": beaten}) if move.is_bomb and beaten else ("take_lead", {"n": plays_left})
     if move.is_bomb and beaten:
         return "bomb_beat", {"play": beaten}
     if _in_plan(ctx, move):
@@ -112,13 +112,15 @@ def _plan_point(ctx: Ctx, est: Estimate, plays_left: int) -> tuple[str, dict[str
 
 def _in_plan(ctx: Ctx, move: Combo) -> bool:
     """Whether ``move`` is made of whole combinations of the hand's plan (the best split of the
-    cards it must still play), kickers included, and spends no bomb of the plan on a lesser play.
+    cards it must still play), kickers included, and breaks no bomb or rocket of the hand.
 
     Cards the duel farmer keeps for its line are not in the plan; a single from a bomb, or a
     bomb played with two kickers, breaks it up though the count of plays may not grow."""
     touched = [g for g in _plan_groups(ctx) if any(m and c for m, c in zip(move.counts, g))]
     if not move.is_bomb and any(max(g) == 4 or sum(g) == 2 and g[-1] and g[-2] for g in touched):
         return False
+    if not move.is_bomb and any(h == 4 and m for h, m in zip(ctx.hand, move.counts)):
+        return False  # a four of a kind is a bomb to the player, however the plan splits it
     # some of the groups it touches add up to the move exactly (a hand may hold two groups of one rank)
     return any(tuple(map(sum, zip(*chosen))) == move.counts
                for k in range(1, len(touched) + 1) for chosen in combinations(touched, k))
@@ -149,7 +151,8 @@ def _why_pass(ctx: Ctx) -> tuple[str, dict[str, Any]]:
         return "no_beat", {"play": prev.text}
     ordinary = [m for m in replies if not m.is_bomb]
     if not ordinary:
-        return "keep_bomb", {"play": min(replies, key=lambda m: (m.size == 2, m.main)).text}
+        lowest = min(replies, key=lambda m: (m.size == 2, m.main))
+        return ("keep_rocket", {}) if lowest.kind is Kind.ROCKET else ("keep_bomb", {"play": lowest.text})
     return _what_passing_keeps(ctx, ordinary)
 
 

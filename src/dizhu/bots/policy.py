@@ -175,6 +175,12 @@ def _plays_after(hand: tuple[int, ...], combo: Combo) -> int:
     return plays_of(sub(hand, combo))
 
 
+def bomb_key(move: Combo, point: str) -> str:
+    """The reason's key for a bomb's ``point``: the rocket's own when it is the rocket (players
+    call it so, never "the bomb")."""
+    return f"rocket_{point}" if move.kind is Kind.ROCKET else f"bomb_{point}"
+
+
 def core_text(combo: Combo) -> str:
     """The notation of ``combo`` without its kickers: what makes it the control it is.
 
@@ -365,7 +371,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
     for b in sorted(bombs, key=lambda m: (m.kind is Kind.ROCKET, m.main)):
         after = sub(hand, b)
         if can_run_out(ctx, after):
-            return b, "bomb_to_win", {}
+            return b, bomb_key(b, "to_win"), {}
     if scored:
         delta, _, m = scored[0]
         high = m.main >= TWO and m.kind in (Kind.SINGLE, Kind.PAIR)
