@@ -147,10 +147,11 @@ def test_picking_a_card_takes_the_turn_back_from_auto_play(make_table):
     first = table.hand_ids()[0]
     table.click_card(first)
     assert table.page.get_attribute("[data-ctl=auto]", "aria-pressed") == "false"
-    assert table.selected_ids() == [first]
+    picked = table.selected_ids()  # (smart selection may widen the tap to a whole reply)
+    assert first in picked
     table.page.wait_for_timeout(3500)  # past the interval: nothing was played for us
     assert table.progress() == progress
-    assert table.selected_ids() == [first]
+    assert table.selected_ids() == picked
 
 
 def test_asking_for_a_hint_takes_the_turn_back_from_auto_play(make_table):
