@@ -111,6 +111,34 @@ STOP_SCRIPT = ["0: bid 3", "0: play 3", "1: play 4", "2: pass", "0: pass",
                "1: play 5566778899TTJJ", "2: pass", "0: pass", "1: play 9", "2: pass"]
 
 
+# The duel landlord with 5566778TJQKA2 to lead; the farmer, on one card, could beat an 8
+# (session 37: the rule policy led that 8 sooner or later, so every rollout lost alike and the
+# hint put the 8 first).
+LAST_CARD_DEAL = dict(hands=["5566778TJQKA Q 8 J 99", "K59Q7788JJAATTTK 9"], bottom="2BR", landlord=0)
+LAST_CARD_SCRIPT = ["0: play Q", "1: play K", "0: pass", "1: play 5", "0: play 8", "1: play 9", "0: play J",
+                    "1: play Q", "0: pass", "1: play 77", "0: pass", "1: play 88", "0: play 99", "1: play JJ",
+                    "0: pass", "1: play AA", "0: pass", "1: play TTTK", "0: play BR", "1: pass"]
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["compiled", "python"])
+def test_a_control_is_led_before_a_small_single_to_an_opponent_on_its_last_card(native, monkeypatch):
+    from dizhu.bots import search
+    from dizhu.bots.policy import Ctx, intermediate_move
+    from dizhu.bots.view import View
+
+    if not native:
+        monkeypatch.setattr(search, "compiled", lambda: None)
+    elif search.compiled() is None:
+        pytest.skip("the compiled kernel is not built")
+    r = play(Round.from_deal("duel", **LAST_CARD_DEAL), LAST_CARD_SCRIPT)
+    obs = r.observation(0)
+    assert obs["hand"] == "5566778TJQKA2" and obs["cards_left"] == [13, 1]
+    move, _, _ = intermediate_move(Ctx.of(View.of(obs)))
+    assert move.size > 1  # not the 8 (nor any single the farmer's 9 beats)
+    # and the rollouts, compiled or in Python, no longer throw the won endgame away
+    assert hint(obs)["action"] == "play 556677"
+
+
 @pytest.mark.parametrize("level", ["intermediate", "super-hard"])
 def test_landlord_stops_a_farmer_with_one_card_left(level):
     r = play(Round.from_deal("classic", **STOP_DEAL), STOP_SCRIPT)
