@@ -21,9 +21,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dizhu import Round  # noqa: E402
-from dizhu.bots import create  # noqa: E402
+from benchmarks.selfplay import decisions  # noqa: E402
 from dizhu.bots.policy import Ctx, intermediate_move  # noqa: E402
 from dizhu.bots.view import View  # noqa: E402
 from dizhu.rules import same_side  # noqa: E402
@@ -36,29 +36,23 @@ def thrown_away(rounds: int, cards: int) -> tuple[int, collections.Counter, dict
     examples: dict = collections.defaultdict(list)
     judged = 0
     for variant in ("classic", "duel"):
-        for n in range(rounds):
-            round_ = Round.deal(variant, seed=f"endgames-{n}")
-            bots = [create("intermediate", variant, seed=(n, s)) for s in range(round_.players)]
-            while round_.result is None:
-                seat = round_.to_act
-                obs = round_.observation(seat)
-                if obs["phase"] == "playing" and sum(obs["cards_left"]) <= cards and len(obs["legal_actions"]) > 1:
-                    values = Solver().move_values(Position.from_round(round_))
-                    best = max(v for _, v in values)
-                    move, reason, _ = intermediate_move(Ctx.of(View.of(obs)))
-                    mine = next(v for m, v in values if (m and m.key) == (move and move.key))
-                    judged += 1
-                    if best > 0 > mine:
-                        need = min(c for s, c in enumerate(obs["cards_left"])
-                                   if not same_side(s, seat, obs["landlord"]))
-                        pattern = (variant, "lead" if obs["trick"]["last"] is None else "reply",
-                                   move.kind.value if move else "pass", min(need, 3), reason)
-                        found[pattern] += 1
-                        if len(examples[pattern]) < 2:
-                            better = next(m for m, v in values if v == best)
-                            examples[pattern].append((obs["hand"], obs["cards_left"], obs["trick"]["last"],
-                                                      move and move.text, better and better.text))
-                round_.apply(seat, bots[seat].decide(obs))
+        for round_, seat, obs in decisions(variant, rounds, "endgames"):
+            if obs["phase"] != "playing" or sum(obs["cards_left"]) > cards or len(obs["legal_actions"]) < 2:
+                continue
+            values = Solver().move_values(Position.from_round(round_))
+            best = max(v for _, v in values)
+            move, reason, _ = intermediate_move(Ctx.of(View.of(obs)))
+            mine = next(v for m, v in values if (m and m.key) == (move and move.key))
+            judged += 1
+            if best > 0 > mine:
+                need = min(c for s, c in enumerate(obs["cards_left"]) if not same_side(s, seat, obs["landlord"]))
+                pattern = (variant, "lead" if obs["trick"]["last"] is None else "reply",
+                           move.kind.value if move else "pass", min(need, 3), reason)
+                found[pattern] += 1
+                if len(examples[pattern]) < 2:
+                    better = next(m for m, v in values if v == best)
+                    examples[pattern].append((obs["hand"], obs["cards_left"], obs["trick"]["last"],
+                                              move and move.text, better and better.text))
     return judged, found, examples
 
 

@@ -18,23 +18,17 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dizhu import Round  # noqa: E402
-from dizhu.bots import create  # noqa: E402
+from benchmarks.selfplay import decisions  # noqa: E402
 from dizhu.bots.players import hint  # noqa: E402
 
 
 def reasons(variant: str, rounds: int) -> collections.Counter[str]:
     counts: collections.Counter[str] = collections.Counter()
-    for r in range(rounds):
-        round_ = Round.deal(variant, seed=f"reasons-{r}")
-        bots = [create("intermediate", variant, seed=(r, s)) for s in range(round_.players)]
-        while round_.result is None:
-            seat = round_.to_act
-            obs = round_.observation(seat)
-            if seat == 0 and obs["phase"] == "playing" and len(obs["legal_actions"]) > 1:
-                counts[hint(obs)["reason"]["key"]] += 1
-            round_.apply(seat, bots[seat].decide(obs))
+    for _, seat, obs in decisions(variant, rounds, "reasons"):
+        if seat == 0 and obs["phase"] == "playing" and len(obs["legal_actions"]) > 1:
+            counts[hint(obs)["reason"]["key"]] += 1
     return counts
 
 
