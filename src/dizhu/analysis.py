@@ -364,7 +364,7 @@ def _review_bid(moment: Moment, rng: random.Random, budget: float) -> DecisionRe
     def reason(i: int) -> Reason:
         if bids[i] == policy.action:
             return Reason(policy.reason, dict(policy.params))
-        return _search_reason(Estimate(None, 0.0, figures[i].win_chance, seen if i in (made, best) else worlds))
+        return _search_reason(Estimate(None, 0.0, figures[i].win_chance, seen))  # (i is made or best)
 
     return _judged(moment, figures, face, made, best, reason, worlds)
 

@@ -116,11 +116,10 @@ def _in_plan(ctx: Ctx, move: Combo) -> bool:
 
     Cards the duel farmer keeps for its line are not in the plan; a single from a bomb, or a
     bomb played with two kickers, breaks it up though the count of plays may not grow."""
-    touched = [g for g in _plan_groups(ctx) if any(m and c for m, c in zip(move.counts, g))]
-    if not move.is_bomb and any(max(g) == 4 or sum(g) == 2 and g[-1] and g[-2] for g in touched):
+    touched = _touched(ctx, move)
+    if not move.is_bomb and (any(h == 4 and m for h, m in zip(ctx.hand, move.counts))  # (however the plan splits it)
+                             or any(sum(g) == 2 and g[-1] and g[-2] for g in touched)):  # the plan's rocket
         return False
-    if not move.is_bomb and any(h == 4 and m for h, m in zip(ctx.hand, move.counts)):
-        return False  # a four of a kind is a bomb to the player, however the plan splits it
     # some of the groups it touches add up to the move exactly (a hand may hold two groups of one rank)
     return any(tuple(map(sum, zip(*chosen))) == move.counts
                for k in range(1, len(touched) + 1) for chosen in combinations(touched, k))
@@ -163,16 +162,18 @@ def _what_passing_keeps(ctx: Ctx, replies: list[Combo]) -> tuple[str, dict[str, 
     cheapest = min(replies, key=lambda m: (plays_of(ctx.to_shed(sub(ctx.hand, m))), m.main))
     if _in_plan(ctx, cheapest):
         return "hold_back", {"play": cheapest.text}
-    touched = [g for g in _plan_groups(ctx) if any(m and c for m, c in zip(cheapest.counts, g))]
+    touched = _touched(ctx, cheapest)
     broken = [g for g in touched if any(c > m for m, c in zip(cheapest.counts, g))] or touched
     if broken:
         return "keep_together", {"play": format_counts(max(broken, key=sum))}
     return "save_cards", {}  # (only cards kept for the duel's line: nothing of the plan to name)
 
 
-def _plan_groups(ctx: Ctx) -> list[tuple[int, ...]]:
-    """The rank counts of each group of the hand's plan (the best split of what it must play)."""
-    return [_group_counts(g, len(ctx.hand)) for g in split_counts(ctx.to_shed(ctx.hand)).groups]
+def _touched(ctx: Ctx, move: Combo) -> list[tuple[int, ...]]:
+    """The rank counts of each group of the hand's plan (the best split of what it must play)
+    that ``move`` takes cards from."""
+    groups = (_group_counts(g, len(ctx.hand)) for g in split_counts(ctx.to_shed(ctx.hand)).groups)
+    return [g for g in groups if any(m and c for m, c in zip(move.counts, g))]
 
 
 def _group_counts(group: Group, ranks: int) -> tuple[int, ...]:
