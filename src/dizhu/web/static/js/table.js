@@ -76,7 +76,6 @@ function seatPanel(ds, view, seat, thinking) {
     ds.landlord === seat ? t('role.landlord') : ''].filter(Boolean).join(', '));
 }
 
-/** Where a seat sits: classic 1 = right, 2 = left (counter-clockwise); duel's opponent on top. */
 /** A seat's bid or pass as a bubble (the table's and the replay's): gold for a bid or a call,
  * orange with a ring for a rob, which doubles the stakes (and moves the duel's handicap line)
  * and must not pass for a call; plain for a pass. */
@@ -86,6 +85,7 @@ export function actBubble(act, ds) {
   return h('span', { class: `bubble ${kind}${act.again ? ' again' : ''}`, text });
 }
 
+/** Where a seat sits: classic 1 = right, 2 = left (counter-clockwise); duel's opponent on top. */
 export function seatPosition(ds, seat) {
   const rel = relativeSeat(seat, ds);
   if (rel === 0) return 'me';
