@@ -824,6 +824,36 @@ def test_the_duel_opponents_play_keeps_off_its_panel_on_a_short_phone(make_table
             assert left.bounding_box()["y"] >= play.bounding_box()["y"] + play.bounding_box()["height"] - 0.5
 
 
+def test_the_duel_fits_a_short_computer_screen_with_large_text(make_table):
+    # 1024 x 640 with the browser's text at 24 px: the duel's board came 30 px short, its
+    # opponent's play lay over the opponent's panel and the bidding question over the player's bar.
+    table = make_table({"width": 1024, "height": 640})
+    table.page.context.new_cdp_session(table.page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    table.open()
+    table.start("duel", "normal")
+    parts = {"panel": "#seat-1", "theirs": "#zone-1 .play-row, #zone-1 .kind, #zone-1 .bubble",
+             "mine": "#zone-0 .play-row, #zone-0 .kind, #zone-0 .bubble", "status": "#status > *",
+             "bar": ".me-bar"}
+    seen = 0
+    for _ in range(40):
+        phase = table.wait_turn_or_over()
+        if phase == "over":
+            break
+        table.page.evaluate(LANDED)
+        assert_apart(table, parts, [("status", "bar"), ("mine", "bar")])
+        if phase == "playing" and table.page.locator("#zone-1 .play-row").count():
+            assert_apart(table, parts, [("theirs", "panel"), ("theirs", "mine"), ("theirs", "status")])
+            seen += 1
+            if seen == 1:
+                table.shot("desktop-1024x640-text24-duel")
+        with table.progressing():
+            if phase == "bidding":
+                table.bid_quickly("duel")
+            else:
+                table.play_turn()
+    assert seen >= 2
+
+
 @pytest.mark.parametrize("width", [320, 360, 390])
 def test_each_level_name_keeps_to_one_line_on_a_narrow_phone(make_table, width):
     # At 360 px "Intermediate" broke before its last letter ("Intermediat / e").
