@@ -854,6 +854,30 @@ def test_the_duel_fits_a_short_computer_screen_with_large_text(make_table):
     assert seen >= 2
 
 
+NUMBER_FITS = """() => [...document.querySelectorAll('.seat-panel .count')].every((count) => {
+  const card = count.querySelector('.card').getBoundingClientRect();
+  const range = document.createRange();
+  range.selectNodeContents(count.querySelector('.n'));
+  const n = range.getBoundingClientRect();
+  return n.width > 0 && n.left >= card.left && n.right <= card.right;
+})"""
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1920, "height": 1080}, {"width": 1366, "height": 768}])
+def test_the_seats_hold_large_text(make_table, viewport):
+    # The browser's text at 24 px: the side seats kept their 230 px, a role ran under the count of
+    # cards and the level under the avatar, and "18" ran past the edges of its little card.
+    table = make_table(viewport)
+    table.page.context.new_cdp_session(table.page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    table.open()
+    table.start("classic", "normal")
+    table.to_my_play_turn("classic")
+    parts = {"count": ".seat-panel .count", "words": ".seat-panel :is(.avatar, .who > *, .tags > *, .score)"}
+    assert_apart(table, parts, [("count", "words")])
+    assert table.page.evaluate(NUMBER_FITS)
+    table.shot(f"desktop-{viewport['width']}-text24-classic")
+
+
 @pytest.mark.parametrize("width", [320, 360, 390])
 def test_each_level_name_keeps_to_one_line_on_a_narrow_phone(make_table, width):
     # At 360 px "Intermediate" broke before its last letter ("Intermediat / e").
