@@ -248,9 +248,11 @@ def backup_sqlite(path: Path, to: Path) -> int:
         raise CopyError(f"{to} already exists")
     if not to.parent.is_dir():
         raise CopyError(f"no directory {to.parent} to hold the backup")
-    _count_games(f"sqlite:{path}", path.parent)
     source = _sqlite_connect(path, write=False)
     try:
+        # a file that is not a dizhu database fails here, before the target exists
+        with _plainly(f"cannot read the {describe(f'sqlite:{path}')}"):
+            source.execute("SELECT count(*) FROM games").fetchone()
         os.close(os.open(to, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         try:
             with closing(sqlite3.connect(to)) as target, _plainly("the backup failed"):
