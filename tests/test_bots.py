@@ -376,6 +376,10 @@ def test_hint_reasons_name_the_point_of_the_move():
     # breaking the trio up to beat a 9 is the search's call: its figures back it
     assert duel_why("5 7 QQQ KK", "Q", last=(1, classify("9")), handicap=0) == \
         ("contest", {"play": "9", "rate": 60, "games": 10})
+    # with no world searched (a wall-clock limit came first) it says so without figures, and not
+    # "the fewest plays", which breaking the trio is not
+    unsearched = Estimate(classify("Q"), 0.0, 0.0, 0)
+    assert point_of(duel_ctx("5 7 QQQ KK", (1, classify("9")), 0), unsearched) == ("break_to_beat", {"play": "9"})
     # a lead that leaves the 5 and 7 for the line says so; leading the 5 itself, or with no line, does
     # not (a duel hand: no 3 or 4 is in the duel's deck)
     assert duel_why("5 7 9 QQ KK", "QQ") == ("play_to_line", {"cards": "57"})

@@ -107,7 +107,8 @@ def _plan_point(ctx: Ctx, est: Estimate, plays_left: int) -> tuple[str, dict[str
     if est.worlds:
         figures = {"rate": round(100 * est.win_chance), "games": est.worlds}
         return ("contest", {"play": beaten, **figures}) if against else ("search", figures)
-    return "fewest_plays", {"n": plays_left}
+    # no world searched (a wall-clock limit came first): what the move does, without figures
+    return ("break_to_beat", {"play": beaten}) if against else ("fewest_plays", {"n": plays_left})
 
 
 def _in_plan(ctx: Ctx, move: Combo) -> bool:

@@ -41,4 +41,5 @@ HINT_REASONS: dict[str, str] = {
     "keep_together": "passing keeps your {play} together",
     "hold_back": "passing holds back your {play} for a later trick",
     "contest": "beats {play} rather than let it through, though it breaks up your hand: won {rate}% of {games} simulated games",
+    "break_to_beat": "beats {play} rather than let it through, though it breaks up your hand",
 }
