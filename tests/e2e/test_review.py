@@ -246,6 +246,11 @@ CUT = """(sel) => { const el = document.querySelector(sel), box = document.query
   const r = el.getBoundingClientRect(); return r.top < box.top - 0.5 && r.bottom > box.top + 0.5; }"""
 
 
+ACTING_WHOLE = """() => { const box = document.querySelector('#replay-table').getBoundingClientRect();
+  const r = document.querySelector('#replay-table .replay-seat.acting').getBoundingClientRect();
+  return r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5; }"""
+
+
 def test_a_review_panel_that_scrolls_never_cuts_its_title_in_half(make_table):
     # 1024x640 with the browser's text at 24 px: the panel scrolled just enough to show the
     # explanation, and its title, counts and arrows were cut in half at its top edge.
@@ -263,4 +268,7 @@ def test_a_review_panel_that_scrolls_never_cuts_its_title_in_half(make_table):
         assert table.page.evaluate(IN_VIEW, ["#review .review-mark.current", "#review .review-grade"]) == [], decision
         cut = [s for s in ("#review-title", "#review .review-counts", "#review .review-step") if table.page.evaluate(CUT, s)]
         assert cut == [], (decision, cut)
+        # the seats' own box, which scrolls at this size, shows the acting seat whole: it stayed at
+        # its top and hid the player's row, the one reviewed
+        assert table.page.evaluate(ACTING_WHOLE), decision
     table.shot("desktop-1024-24px-review")

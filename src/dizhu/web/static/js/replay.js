@@ -12,6 +12,19 @@ import { t } from './i18n.js';
 
 await useStyle(new URL('../css/replay.css', import.meta.url)); // not in the first load
 
+/**
+ * Where the seats scroll in a box of their own (large text on a short computer screen), the seat
+ * that acts in this step is brought whole into it: the box kept its place and hid the player's own
+ * row, the one a review is about. Elsewhere (the page scrolls) the box does not scroll: nothing to do.
+ */
+function keepInBox(box, row) {
+  if (!row || box.scrollHeight <= box.clientHeight) return;
+  const outer = box.getBoundingClientRect();
+  const inner = row.getBoundingClientRect();
+  if (inner.top < outer.top) box.scrollTop += inner.top - outer.top;
+  else if (inner.bottom > outer.bottom) box.scrollTop += Math.min(inner.bottom - outer.bottom, inner.top - outer.top);
+}
+
 export class Replay {
   constructor() {
     this.el = $('replay');
@@ -92,7 +105,9 @@ export class Replay {
     });
     const bottom = h('div', { class: 'replay-bottom' }, h('span', { text: t('table.bottom') }),
       ...(ds.bottomIds ? ds.bottomIds.map((id) => cardFace(id, 'mini')) : [0, 1, 2].map(() => cardBack('mini'))));
-    replace($('replay-table'), bottom, seats);
+    const box = $('replay-table');
+    replace(box, bottom, seats);
+    keepInBox(box, box.querySelector('.replay-seat.acting'));
     const called = ev && ev.type === 'bid' && ds.seatAct[ev.seat] ? ds.seatAct[ev.seat].called : false;
     $('replay-caption').textContent = ev ? describeEvent(ev, { called, table: ds }) : '';
     $('replay-step').textContent = t('replay.step', { i: this.step + 1, n: this.events.length });
