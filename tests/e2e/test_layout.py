@@ -846,6 +846,23 @@ def test_the_duel_fits_a_short_computer_screen_with_large_text(make_table):
             seen += 1
             if seen == 1:
                 table.shot("desktop-1024x640-text24-duel")
+                # a hint with a long reason grows up over the player's own zone, not over the play
+                # it answers (four lines, "option 1 of 3" on one of its own, covered it)
+                table.page.click("[data-ctl=hint]")
+                table.wait("#status.hint")
+                table.page.evaluate("""(s) => {
+                  document.querySelector('#status .why').textContent = s;
+                  const msg = document.querySelector('#status .msg.over');
+                  if (!msg.querySelector('.hint-count')) {  // as when it has alternatives
+                    const count = document.createElement('small');
+                    count.className = 'hint-count';
+                    count.textContent = 'option 1 of 3';
+                    msg.append(count);
+                  }
+                }""", "Beats 33344455 rather than let it through, though it breaks up your hand: "
+                      "won 48% of 175 simulated games.")
+                assert_apart(table, parts, [("status", "theirs"), ("status", "panel")])
+                table.shot("desktop-1024x640-text24-duel-hint")
         with table.progressing():
             if phase == "bidding":
                 table.bid_quickly("duel")
