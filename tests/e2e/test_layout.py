@@ -871,6 +871,19 @@ def test_the_duel_fits_a_short_computer_screen_with_large_text(make_table):
     assert seen >= 2
 
 
+def test_the_landlords_news_covers_no_bid_on_a_short_computer_screen_with_large_text(make_table):
+    # 1024 x 640 with the text at 24 px: the news, centred on the short board, lay over the
+    # player's own "Bid 3" (which showed through it).
+    table = make_table({"width": 1024, "height": 640})
+    table.page.context.new_cdp_session(table.page).send("Page.setFontSizes", {"fontSizes": {"standard": 24}})
+    table.open()
+    table.start_deal(deal_where_i_bid_first())
+    table.wait_turn_or_over()
+    table.page.click("[data-ctl=bid-bid-3]")
+    table.wait("body[data-news]")
+    assert table.page.evaluate(NEWS_CLASH) == []
+
+
 NUMBER_FITS = """() => [...document.querySelectorAll('.seat-panel .count')].every((count) => {
   const card = count.querySelector('.card').getBoundingClientRect();
   const range = document.createRange();
