@@ -139,6 +139,33 @@ def test_a_control_is_led_before_a_small_single_to_an_opponent_on_its_last_card(
     assert hint(obs)["action"] == "play 556677"
 
 
+def bomb_to_win_ctx(opponent_cards: int = 1):
+    """Duel: the opponent plays 22 and keeps ``opponent_cards``; the landlord holds 6 7777 TT QQ."""
+    from dizhu import parse_cards
+    from dizhu.bots.policy import Ctx
+
+    hand = tuple(parse_cards("6 7777 TT QQ").counts)
+    played = tuple(parse_cards("22").counts)
+    unseen = tuple(d - h - p for d, h, p in zip(DUEL.deck_counts, hand, played))
+    return Ctx(hand, 0, 2, 0, [9, opponent_cards], (1, classify("22")), unseen)
+
+
+def test_a_play_the_opponents_hold_too_few_cards_to_answer_is_a_control():
+    # The opponent on one card: bombing with 7777 wins (then TT and QQ, which one card cannot
+    # answer, and the 6 last); judged on the unseen cards alone (JJ, KK... could beat TT) the rule
+    # policy saw no way to run out, passed, and the opponent went out.
+    from dizhu import parse_cards
+    from dizhu.bots.policy import can_run_out, intermediate_move, is_control
+
+    ctx = bomb_to_win_ctx()
+    move, reason, _ = intermediate_move(ctx)
+    assert (move.text, reason) == ("7777", "stop_opponent")
+    assert is_control(classify("TT"), ctx) and not is_control(classify("Q"), ctx)
+    # with two cards an opponent could still answer the pair, and the bomb wins nothing
+    two = bomb_to_win_ctx(2)
+    assert not is_control(classify("TT"), two) and not can_run_out(two, tuple(parse_cards("6 TT QQ").counts))
+
+
 @pytest.mark.parametrize("level", ["intermediate", "super-hard"])
 def test_landlord_stops_a_farmer_with_one_card_left(level):
     r = play(Round.from_deal("classic", **STOP_DEAL), STOP_SCRIPT)

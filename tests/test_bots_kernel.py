@@ -60,6 +60,9 @@ def frozen(monkeypatch):
     # kernel led the small one
     monkeypatch.setattr(policy, "_safe_leads", lambda pool, plays, danger: [
         p for p in pool if not (p.size == danger and p.kind in (Kind.SINGLE, Kind.PAIR))])
+    # ... and (session 38) a play counts as a control when no opponent holds enough cards to answer
+    # it (a pair to an opponent on one card); the frozen kernel looked at the unseen cards alone
+    monkeypatch.setattr(policy, "_answerable", lambda combo, ctx: policy._beatable(combo, ctx.unseen))
     monkeypatch.setattr(reading, "compiled", lambda: None)
     return search, view.View
 

@@ -148,3 +148,12 @@ def test_a_style_with_a_fraction_has_no_compiled_twin():
 
     with pytest.raises(TypeError, match="whole-number"):
         native_spec("intermediate", Style(delta1_danger=2.5))
+
+
+def test_the_compiled_styles_count_the_opponents_cards_too(kernel, native_parity):
+    # a pair to an opponent holding one card is a control: the bomb that runs the hand out is played
+    from test_bots import bomb_to_win_ctx
+
+    ctx = bomb_to_win_ctx()
+    assert native_parity.decision_disagreement(ctx, 0.5, 0.5) is None
+    assert native_parity.picks_compiled(ctx, 0.5, 0.5)[STYLE_NAMES.index("intermediate")] == classify("7777").key

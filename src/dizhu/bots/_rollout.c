@@ -360,7 +360,22 @@ static void danger_of(const Ctx *x, int *seat, int *n) {
         }
 }
 
-static int is_control(const Play *p, const Ctx *x) { return !beatable(p, x->unseen); }
+/* policy._answerable: an opponent could beat p with unseen cards that fit in its hand */
+static int answerable(const Play *p, const Ctx *x) {
+    int most = 0;
+    for (int s = 0; s < x->players; s++)
+        if (!partner(x, s) && x->left[s] > most)
+            most = x->left[s];
+    replies(x->unseen, p, &beat_buf);
+    if (most >= 4 && most >= p->size)
+        return beat_buf.n > 0;
+    for (int i = 0; i < beat_buf.n; i++)
+        if (beat_buf.v[i].size <= most)
+            return 1;
+    return 0;
+}
+
+static int is_control(const Play *p, const Ctx *x) { return !answerable(p, x); }
 
 static int can_run_out(const Ctx *x, const uint8_t *after) {
     uint8_t shed_hand[NUM_RANKS];
@@ -371,7 +386,7 @@ static int can_run_out(const Ctx *x, const uint8_t *after) {
         return 1;
     int controls = 0;
     for (int i = 0; i < n; i++)
-        controls += !beatable(&plays[i], x->unseen);
+        controls += !answerable(&plays[i], x);
     return n - controls <= 1;
 }
 

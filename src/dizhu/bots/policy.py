@@ -116,9 +116,27 @@ def _beatable(combo: Combo, counts: tuple[int, ...]) -> bool:
     return bool(replies(counts, combo))
 
 
+def _answerable(combo: Combo, ctx: Ctx) -> bool:
+    """Whether an opponent could beat ``combo``: with a play of the cards this seat cannot see
+    that fits in the most cards an opponent holds (one card answers a single only: a pair led to
+    it wins, which counting the unseen cards alone missed).
+
+    >>> from dizhu.combos import classify
+    >>> unseen = (0,) * 9 + (2, 2) + (0,) * 4   # two queens and two kings out
+    >>> ctx = Ctx((0,) * 15, 0, 2, 0, [5, 1], None, unseen)
+    >>> _answerable(classify("JJ"), ctx), _answerable(classify("J"), ctx)
+    (False, True)
+    """
+    most = max(n for s, n in enumerate(ctx.cards_left) if not ctx.partner(s))
+    answers = replies(ctx.unseen, combo)
+    if most >= 4 and most >= combo.size:  # (every answer fits: a bomb takes 4 cards, the rocket 2)
+        return bool(answers)
+    return any(m.size <= most for m in answers)
+
+
 def is_control(combo: Combo, ctx: Ctx) -> bool:
-    """Whether no cards this seat cannot see could beat ``combo`` (it wins its trick)."""
-    return not _beatable(combo, ctx.unseen)
+    """Whether no opponent could beat ``combo`` with cards this seat cannot see (it wins its trick)."""
+    return not _answerable(combo, ctx)
 
 
 @lru_cache(maxsize=100_000)
@@ -166,8 +184,7 @@ def can_run_out(ctx: Ctx, after: tuple[int, ...]) -> bool:
     plays = leads_from_split(ctx.to_shed(after))
     if len(plays) <= 1:
         return True
-    unseen = ctx.unseen
-    controls = sum(1 for p in plays if not _beatable(p, unseen))
+    controls = sum(1 for p in plays if not _answerable(p, ctx))
     return len(plays) - controls <= 1
 
 
