@@ -57,7 +57,7 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
 
     The first point that holds, most decisive first: the round ends, a last card
     is stopped, the lead is kept to the end, a threat is answered, control is kept
-    for later; then what the play does: a bomb takes the trick, nothing unseen
+    for later; then what the play does: a bomb takes the trick, no opponent
     beats it, it is a part of the hand's plan, it raises a partner's play the
     landlord must answer next; else it breaks the plan up to beat a play, or
     leads against it, which the search's own figures justify.

@@ -34,7 +34,7 @@ HINT_REASONS: dict[str, str] = {
     "rocket_to_win": "the rocket takes the lead and you can go out",
     "rocket_take": "the rocket takes the trick from {play}: the stakes double and you lead next",
     "keep_rocket": "only your rocket could answer: keep it",
-    "take_lead": "no card still out can beat it: you lead next, with {n} plays left",
+    "take_lead": "no opponent can beat it: you lead next, with {n} plays left",
     "beat_in_plan": "beats {play} with a play your hand needs anyway: {n} plays left after it",
     "shed_plan": "leads one of the plays your hand needs: {n} plays left after it",
     "raise_partner": "raises your partner's {play}: the landlord, next to play, must answer higher or pass",
