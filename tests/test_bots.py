@@ -166,6 +166,39 @@ def test_a_play_the_opponents_hold_too_few_cards_to_answer_is_a_control():
     assert not is_control(classify("TT"), two) and not can_run_out(two, tuple(parse_cards("6 TT QQ").counts))
 
 
+def test_an_answer_must_fit_in_the_cards_a_seat_holds():
+    # the bounds of policy._answerable: a bomb takes four cards, the rocket two, a chain its length
+    from dizhu import parse_cards
+    from dizhu.bots.policy import _answerable
+
+    def answers(play: str, unseen: str, most: int) -> bool:
+        return _answerable(classify(play), tuple(parse_cards(unseen).counts), most)
+
+    assert [answers("55", "9999", n) for n in (1, 2, 3)] == [False, True, True]  # 99 fits in two cards
+    assert [answers("345678", "9999", n) for n in (3, 4)] == [False, True]  # only the bomb beats a straight
+    assert [answers("345678", "456789", n) for n in (5, 6)] == [False, True]
+    assert [answers("22", "BR", n) for n in (1, 2)] == [False, True]  # the rocket
+    assert answers("3", "4", 1)
+
+
+def partner_stands_ctx():
+    """Classic: farmer 1 plays QQ; the landlord (seat 0, next after seat 2) holds two cards, and
+    among the cards seat 2 cannot see only the bomb 3333 beats QQ."""
+    from dizhu import parse_cards
+    from dizhu.bots.policy import Ctx
+
+    return Ctx(tuple(parse_cards("AA 22 7 8").counts), 2, 3, 0, [2, 10, 6], (1, classify("QQ")),
+               tuple(parse_cards("3333 44 5 6 9 T J").counts))
+
+
+def test_a_partners_play_the_landlord_cannot_answer_stands():
+    # The landlord on two cards cannot hold the bomb that alone beats the partner's QQ: the farmer
+    # lets it stand rather than spend its 22 topping it (it did, counting the unseen bomb).
+    from dizhu.bots.policy import intermediate_move
+
+    assert intermediate_move(partner_stands_ctx())[:2] == (None, "partner_stand")
+
+
 @pytest.mark.parametrize("level", ["intermediate", "super-hard"])
 def test_landlord_stops_a_farmer_with_one_card_left(level):
     r = play(Round.from_deal("classic", **STOP_DEAL), STOP_SCRIPT)
@@ -413,6 +446,16 @@ def test_hint_reasons_name_the_point_of_the_move():
     assert duel_why("5 7 9 QQ KK", "5") == ("search", {"rate": 60, "games": 10})  # 5 is kept for the line
     assert duel_why("5 7 9 QQ KK", "7", last=(1, classify("6")))[0] == "contest"  # and so is 7
     assert duel_why("5 7 9 QQ KK", "QQ", handicap=0)[0] != "play_to_line"
+    # the duel landlord leads a pair: it stops a farmer holding one card, not one holding three that
+    # needs one more to reach its line (any higher pair takes it there)
+    def landlord_leads(play, farmer_cards, handicap):
+        counts = tuple(parse_cards("TT 5 7 9").counts)
+        unseen = tuple(d - c for d, c in zip(DUEL.deck_counts, counts))
+        ctx = Ctx(counts, 0, 2, 0, [5, farmer_cards], None, unseen, handicap=handicap)
+        return point_of(ctx, Estimate(classify(play), 0.5, 0.6, 10))[0]
+
+    assert landlord_leads("TT", 1, 0) == "stop_last_card"
+    assert landlord_leads("TT", 3, 2) != "stop_last_card"
 
 
 def test_evaluate_scores_the_given_moves_in_order():

@@ -157,3 +157,9 @@ def test_the_compiled_styles_count_the_opponents_cards_too(kernel, native_parity
     ctx = bomb_to_win_ctx()
     assert native_parity.decision_disagreement(ctx, 0.5, 0.5) is None
     assert native_parity.picks_compiled(ctx, 0.5, 0.5)[STYLE_NAMES.index("intermediate")] == classify("7777").key
+    # and a partner's play the landlord, on two cards, cannot answer stands
+    from test_bots import partner_stands_ctx
+
+    ctx = partner_stands_ctx()
+    assert native_parity.decision_disagreement(ctx, 0.5, 0.5) is None
+    assert native_parity.picks_compiled(ctx, 0.5, 0.5)[STYLE_NAMES.index("intermediate")] is None

@@ -169,11 +169,16 @@ static void replies(const uint8_t *c, const Play *prev, Plays *out) {
         out->v[out->n++] = play_of(scratch_keys.v[i]);
 }
 
-/* Whether counts c (cards another seat may hold) hold a play that beats p. */
+/* policy._answerable: whether a seat holding `most` cards at most could beat p with cards c */
 static Plays beat_buf = {0};
-static int beatable(const Play *p, const uint8_t *c) {
+static int answerable(const Play *p, const uint8_t *c, int most) {
     replies(c, p, &beat_buf);
-    return beat_buf.n > 0;
+    if (most >= 4 && most >= p->size)
+        return beat_buf.n > 0;
+    for (int i = 0; i < beat_buf.n; i++)
+        if (beat_buf.v[i].size <= most)
+            return 1;
+    return 0;
 }
 
 /* ---- the hand split's plays (policy.leads_from_split) */
@@ -360,22 +365,16 @@ static void danger_of(const Ctx *x, int *seat, int *n) {
         }
 }
 
-/* policy._answerable: an opponent could beat p with unseen cards that fit in its hand */
-static int answerable(const Play *p, const Ctx *x) {
+/* policy._opponents_most */
+static int opponents_most(const Ctx *x) {
     int most = 0;
     for (int s = 0; s < x->players; s++)
         if (!partner(x, s) && x->left[s] > most)
             most = x->left[s];
-    replies(x->unseen, p, &beat_buf);
-    if (most >= 4 && most >= p->size)
-        return beat_buf.n > 0;
-    for (int i = 0; i < beat_buf.n; i++)
-        if (beat_buf.v[i].size <= most)
-            return 1;
-    return 0;
+    return most;
 }
 
-static int is_control(const Play *p, const Ctx *x) { return !answerable(p, x); }
+static int is_control(const Play *p, const Ctx *x) { return !answerable(p, x->unseen, opponents_most(x)); }
 
 static int can_run_out(const Ctx *x, const uint8_t *after) {
     uint8_t shed_hand[NUM_RANKS];
@@ -384,9 +383,9 @@ static int can_run_out(const Ctx *x, const uint8_t *after) {
     int n = leads_from_split(shed_hand, plays);
     if (n <= 1)
         return 1;
-    int controls = 0;
+    int controls = 0, most = opponents_most(x);
     for (int i = 0; i < n; i++)
-        controls += !answerable(&plays[i], x);
+        controls += !answerable(&plays[i], x->unseen, most);
     return n - controls <= 1;
 }
 
@@ -502,7 +501,7 @@ static int respond(const Ctx *x, const Style *st, Play *out) {
     if (partner(x, x->last_seat)) {
         int lord_need = need(x, x->landlord);
         if (st->partner_top && next_seat(x->seat, x->players) == x->landlord && lord_need <= 2 &&
-            lord_need >= prev->size && beatable(prev, x->unseen)) {
+            lord_need >= prev->size && answerable(prev, x->unseen, x->left[x->landlord])) {
             int top = -1;
             for (int i = 0; i < moves->n; i++)
                 if (!IS_BOMB(&moves->v[i]) && (top < 0 || moves->v[i].main > moves->v[top].main))

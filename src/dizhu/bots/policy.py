@@ -111,32 +111,30 @@ def sub(hand: tuple[int, ...], combo: Combo) -> tuple[int, ...]:
     return tuple(map(_minus, hand, combo.counts))
 
 
-def _beatable(combo: Combo, counts: tuple[int, ...]) -> bool:
-    """Whether cards ``counts`` (another player's possible holding) can beat ``combo``."""
-    return bool(replies(counts, combo))
-
-
-def _answerable(combo: Combo, ctx: Ctx) -> bool:
-    """Whether an opponent could beat ``combo``: with a play of the cards this seat cannot see
-    that fits in the most cards an opponent holds (one card answers a single only: a pair led to
-    it wins, which counting the unseen cards alone missed).
+def _answerable(combo: Combo, unseen: tuple[int, ...], most: int) -> bool:
+    """Whether a seat holding ``most`` cards at most could beat ``combo`` with cards ``unseen``
+    (one card answers a single only: a pair led to it wins, which counting the unseen cards
+    alone missed; two or three cards hold no bomb).
 
     >>> from dizhu.combos import classify
     >>> unseen = (0,) * 9 + (2, 2) + (0,) * 4   # two queens and two kings out
-    >>> ctx = Ctx((0,) * 15, 0, 2, 0, [5, 1], None, unseen)
-    >>> _answerable(classify("JJ"), ctx), _answerable(classify("J"), ctx)
-    (False, True)
+    >>> _answerable(classify("JJ"), unseen, 1), _answerable(classify("J"), unseen, 1), _answerable(classify("JJ"), unseen, 2)
+    (False, True, True)
     """
-    most = max(n for s, n in enumerate(ctx.cards_left) if not ctx.partner(s))
-    answers = replies(ctx.unseen, combo)
+    answers = replies(unseen, combo)
     if most >= 4 and most >= combo.size:  # (every answer fits: a bomb takes 4 cards, the rocket 2)
         return bool(answers)
     return any(m.size <= most for m in answers)
 
 
+def _opponents_most(ctx: Ctx) -> int:
+    """The most cards one opponent of this seat holds."""
+    return max(n for s, n in enumerate(ctx.cards_left) if not ctx.partner(s))
+
+
 def is_control(combo: Combo, ctx: Ctx) -> bool:
     """Whether no opponent could beat ``combo`` with cards this seat cannot see (it wins its trick)."""
-    return not _answerable(combo, ctx)
+    return not _answerable(combo, ctx.unseen, _opponents_most(ctx))
 
 
 @lru_cache(maxsize=100_000)
@@ -184,7 +182,8 @@ def can_run_out(ctx: Ctx, after: tuple[int, ...]) -> bool:
     plays = leads_from_split(ctx.to_shed(after))
     if len(plays) <= 1:
         return True
-    controls = sum(1 for p in plays if not _answerable(p, ctx))
+    most = _opponents_most(ctx)
+    controls = sum(1 for p in plays if not _answerable(p, ctx.unseen, most))
     return len(plays) - controls <= 1
 
 
@@ -361,7 +360,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
         nxt = next_seat(ctx.seat, ctx.players)
         lord_need = ctx.need(ctx.landlord)
         if (style.partner_top and nxt == ctx.landlord and lord_need <= 2
-                and lord_need >= prev.size and _beatable(prev, ctx.unseen)):
+                and lord_need >= prev.size and _answerable(prev, ctx.unseen, ctx.cards_left[ctx.landlord])):
             ordinary = [m for m in moves if not m.is_bomb]
             if ordinary:
                 top = max(ordinary, key=lambda m: m.main)
