@@ -70,7 +70,8 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
     if cards_to_win(left, ctx.seat, ctx.landlord, ctx.handicap) == 0:
         return ("reach_line", {"n": left}) if left else ("finish", {})
     closest = min((s for s in range(ctx.players) if not ctx.partner(s)), key=ctx.need)
-    if ctx.need(closest) == 1 and _stops_last_card(ctx, move):
+    # (one card held, not one more to shed: a duel farmer a card above its line can answer a pair)
+    if ctx.cards_left[closest] == 1 and ctx.need(closest) == 1 and _stops_last_card(ctx, move):
         return ("stop_last_landlord" if ctx.partnered and closest == ctx.landlord else "stop_last_card"), {}
     if is_control(move, ctx) and can_run_out(ctx, after):
         # this play wins the trick, and every later one but the last does too
