@@ -13,9 +13,9 @@ import { t } from './i18n.js';
 await useStyle(new URL('../css/replay.css', import.meta.url)); // not in the first load
 
 /**
- * Where the seats scroll in a box of their own (large text on a short computer screen), the seat
- * that acts in this step is brought whole into it: the box kept its place and hid the player's own
- * row, the one a review is about. Elsewhere (the page scrolls) the box does not scroll: nothing to do.
+ * Where the seats overflow their own scrolling box (large text on a short computer screen, say),
+ * the seat that acts in this step is brought whole into it: the box kept its place and hid the
+ * player's own row, the one a review is about. A box that does not overflow is left alone.
  */
 function keepInBox(box, row) {
   if (!row || box.scrollHeight <= box.clientHeight) return;
@@ -105,14 +105,14 @@ export class Replay {
     });
     const bottom = h('div', { class: 'replay-bottom' }, h('span', { text: t('table.bottom') }),
       ...(ds.bottomIds ? ds.bottomIds.map((id) => cardFace(id, 'mini')) : [0, 1, 2].map(() => cardBack('mini'))));
-    const box = $('replay-table');
-    replace(box, bottom, seats);
-    keepInBox(box, box.querySelector('.replay-seat.acting'));
+    replace($('replay-table'), bottom, seats);
     const called = ev && ev.type === 'bid' && ds.seatAct[ev.seat] ? ds.seatAct[ev.seat].called : false;
     $('replay-caption').textContent = ev ? describeEvent(ev, { called, table: ds }) : '';
     $('replay-step').textContent = t('replay.step', { i: this.step + 1, n: this.events.length });
     $('replay-first').disabled = $('replay-prev').disabled = this.step === 0;
     $('replay-next').disabled = $('replay-last').disabled = this.step === this.events.length - 1;
     this.el.dispatchEvent(new CustomEvent('replay-step', { detail: this.step })); // the review follows
+    // last, once the caption and the review below have taken their room from the seats' box
+    keepInBox($('replay-table'), $('replay-table').querySelector('.replay-seat.acting'));
   }
 }
