@@ -118,6 +118,12 @@ export class ReviewPanel {
     if (!line || getComputedStyle(panel).overflowY === 'visible') { // (a phone's page scrolls instead)
       panel.style.removeProperty('--room');
       detail.scrollIntoView({ block: 'nearest' });
+      // ... but not so far that the seats go under the title bar that stays at the top: the end
+      // of a long explanation may wait below (a scroll away), the play it is about may not
+      const head = this.replay.el.querySelector('.replay-head');
+      const seat = this.replay.el.querySelector('.replay-seat');
+      const over = head && seat ? head.getBoundingClientRect().bottom - seat.getBoundingClientRect().top : 0;
+      if (over > 0) this.replay.el.scrollTop -= over;
       return;
     }
     // Where the panel scrolls on its own (beside the replay on a landscape phone, under it on a
