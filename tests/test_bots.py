@@ -167,12 +167,12 @@ def test_a_play_the_opponents_hold_too_few_cards_to_answer_is_a_control():
 
 
 def test_an_answer_must_fit_in_the_cards_a_seat_holds():
-    # the bounds of policy._answerable: a bomb takes four cards, the rocket two, a chain its length
+    # the bounds of policy.answerable: a bomb takes four cards, the rocket two, a chain its length
     from dizhu import parse_cards
-    from dizhu.bots.policy import _answerable
+    from dizhu.bots.policy import answerable
 
     def answers(play: str, unseen: str, most: int) -> bool:
-        return _answerable(classify(play), tuple(parse_cards(unseen).counts), most)
+        return answerable(classify(play), tuple(parse_cards(unseen).counts), most)
 
     assert [answers("55", "9999", n) for n in (1, 2, 3)] == [False, True, True]  # 99 fits in two cards
     assert [answers("345678", "9999", n) for n in (3, 4)] == [False, True]  # only the bomb beats a straight

@@ -62,7 +62,7 @@ def frozen(monkeypatch):
         p for p in pool if not (p.size == danger and p.kind in (Kind.SINGLE, Kind.PAIR))])
     # ... and (session 38) a play counts as a control when no opponent holds enough cards to answer
     # it (a pair to an opponent on one card); the frozen kernel looked at the unseen cards alone
-    monkeypatch.setattr(policy, "_answerable", lambda combo, unseen, most: bool(memo.replies(unseen, combo)))
+    monkeypatch.setattr(policy, "answerable", lambda combo, unseen, most: bool(memo.replies(unseen, combo)))
     monkeypatch.setattr(reading, "compiled", lambda: None)
     return search, view.View
 

@@ -169,7 +169,7 @@ static void replies(const uint8_t *c, const Play *prev, Plays *out) {
         out->v[out->n++] = play_of(scratch_keys.v[i]);
 }
 
-/* policy._answerable: whether a seat holding `most` cards at most could beat p with cards c */
+/* policy.answerable: whether a seat holding `most` cards at most could beat p with cards c */
 static Plays beat_buf = {0};
 static int answerable(const Play *p, const uint8_t *c, int most) {
     replies(c, p, &beat_buf);

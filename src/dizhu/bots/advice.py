@@ -20,7 +20,7 @@ from ..combos import Combo, Kind
 from ..moves import moves_from_counts
 from ..rules import cards_to_win
 from .hands import Group, plays_of, split_counts
-from .policy import Ctx, Decision, bomb_key, can_run_out, is_control, rank_name, sub
+from .policy import Ctx, Decision, answerable, bomb_key, can_run_out, is_control, rank_name, sub
 from .search import Estimate, ranked
 from .view import View
 
@@ -71,7 +71,7 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
         return ("reach_line", {"n": left}) if left else ("finish", {})
     closest = min((s for s in range(ctx.players) if not ctx.partner(s)), key=ctx.need)
     # (one card held, not one more to shed: a duel farmer a card above its line can answer a pair)
-    if ctx.cards_left[closest] == 1 and ctx.need(closest) == 1 and _stops_last_card(ctx, move):
+    if ctx.cards_left[closest] == 1 and not answerable(move, ctx.unseen, 1):
         return ("stop_last_landlord" if ctx.partnered and closest == ctx.landlord else "stop_last_card"), {}
     if is_control(move, ctx) and can_run_out(ctx, after):
         # this play wins the trick, and every later one but the last does too
@@ -188,12 +188,6 @@ def _group_counts(group: Group, ranks: int) -> tuple[int, ...]:
 def _beaten_single(ctx: Ctx, rank: int) -> bool:
     """Whether a single of ``rank`` could be beaten by cards this seat cannot see."""
     return any(ctx.unseen[r] for r in range(rank + 1, len(ctx.unseen)))
-
-
-def _stops_last_card(ctx: Ctx, move: Combo) -> bool:
-    """Whether, after ``move``, an opponent holding one card cannot play it out at once:
-    the move is not a single, or nothing unseen beats it."""
-    return move.kind is not Kind.SINGLE or not _beaten_single(ctx, move.main)
 
 
 def cards_for(action: str, hand_ids: list[int]) -> list[int]:

@@ -26,7 +26,7 @@ from .memo import replies
 from .view import View
 
 __all__ = ["Decision", "Ctx", "intermediate_move", "normal_move", "leads_from_split", "can_run_out", "is_control",
-           "rank_name", "sub"]
+           "answerable", "rank_name", "sub"]
 
 # plain ints: they index count tuples in the simulations' hot loop
 TWO, BLACK, RED = int(Rank.TWO), int(Rank.BLACK_JOKER), int(Rank.RED_JOKER)
@@ -111,14 +111,14 @@ def sub(hand: tuple[int, ...], combo: Combo) -> tuple[int, ...]:
     return tuple(map(_minus, hand, combo.counts))
 
 
-def _answerable(combo: Combo, unseen: tuple[int, ...], most: int) -> bool:
+def answerable(combo: Combo, unseen: tuple[int, ...], most: int) -> bool:
     """Whether a seat holding ``most`` cards at most could beat ``combo`` with cards ``unseen``
     (one card answers a single only: a pair led to it wins, which counting the unseen cards
     alone missed; two or three cards hold no bomb).
 
     >>> from dizhu.combos import classify
     >>> unseen = (0,) * 9 + (2, 2) + (0,) * 4   # two queens and two kings out
-    >>> _answerable(classify("JJ"), unseen, 1), _answerable(classify("J"), unseen, 1), _answerable(classify("JJ"), unseen, 2)
+    >>> answerable(classify("JJ"), unseen, 1), answerable(classify("J"), unseen, 1), answerable(classify("JJ"), unseen, 2)
     (False, True, True)
     """
     answers = replies(unseen, combo)
@@ -134,7 +134,7 @@ def _opponents_most(ctx: Ctx) -> int:
 
 def is_control(combo: Combo, ctx: Ctx) -> bool:
     """Whether no opponent could beat ``combo`` with cards this seat cannot see (it wins its trick)."""
-    return not _answerable(combo, ctx.unseen, _opponents_most(ctx))
+    return not answerable(combo, ctx.unseen, _opponents_most(ctx))
 
 
 @lru_cache(maxsize=100_000)
@@ -183,7 +183,7 @@ def can_run_out(ctx: Ctx, after: tuple[int, ...]) -> bool:
     if len(plays) <= 1:
         return True
     most = _opponents_most(ctx)
-    controls = sum(1 for p in plays if not _answerable(p, ctx.unseen, most))
+    controls = sum(1 for p in plays if not answerable(p, ctx.unseen, most))
     return len(plays) - controls <= 1
 
 
@@ -360,7 +360,7 @@ def _respond(ctx: Ctx, style: Style = DEFAULT_STYLE) -> tuple[Combo | None, str,
         nxt = next_seat(ctx.seat, ctx.players)
         lord_need = ctx.need(ctx.landlord)
         if (style.partner_top and nxt == ctx.landlord and lord_need <= 2
-                and lord_need >= prev.size and _answerable(prev, ctx.unseen, ctx.cards_left[ctx.landlord])):
+                and lord_need >= prev.size and answerable(prev, ctx.unseen, ctx.cards_left[ctx.landlord])):
             ordinary = [m for m in moves if not m.is_bomb]
             if ordinary:
                 top = max(ordinary, key=lambda m: m.main)
