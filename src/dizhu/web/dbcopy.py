@@ -86,6 +86,11 @@ def _plainly(what: str, *urls: str) -> Iterator[None]:
         raise CopyError(f"{what}: {message}") from None
 
 
+def _games_in(db: Any) -> int:
+    """The games an open database (SQLite or PostgreSQL connection) holds."""
+    return db.execute("SELECT count(*) FROM games").fetchone()[0]
+
+
 def _count_games(url: str, data_dir: Path) -> int:
     """Read the source once before anything is written: a file that is not a database, or a
     server that does not answer, fails here, before the target exists."""
@@ -94,10 +99,10 @@ def _count_games(url: str, data_dir: Path) -> int:
             import psycopg
 
             with psycopg.connect(url, connect_timeout=10) as conn:
-                return conn.execute("SELECT count(*) FROM games").fetchone()[0]
+                return _games_in(conn)
         db = _sqlite_connect(sqlite_path(url, data_dir), write=False)
         try:
-            return db.execute("SELECT count(*) FROM games").fetchone()[0]
+            return _games_in(db)
         finally:
             db.close()
 
@@ -252,12 +257,12 @@ def backup_sqlite(path: Path, to: Path) -> int:
     try:
         # a file that is not a dizhu database fails here, before the target exists
         with _plainly(f"cannot read the {describe(f'sqlite:{path}')}"):
-            source.execute("SELECT count(*) FROM games").fetchone()
+            _games_in(source)
         os.close(os.open(to, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         try:
             with closing(sqlite3.connect(to)) as target, _plainly("the backup failed"):
                 source.backup(target)
-                return target.execute("SELECT count(*) FROM games").fetchone()[0]
+                return _games_in(target)
         except BaseException:
             to.unlink(missing_ok=True)  # (a half backup would be refused as existing next time)
             raise
