@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from dizhu.puzzles import load
@@ -363,6 +365,54 @@ def test_landscape_seats_stay_under_the_open_counter(make_table, viewport):
         assert b["top"] >= counter["y"] + counter["height"] - 0.5, (b, counter)
     assert_apart(table, TABLE_PARTS, [("seats", "status"), ("seats", "buttons"), ("seats", "cards")])
     table.shot(f"layout-landscape-{viewport['width']}-counter-seats")
+
+
+@pytest.mark.parametrize("viewport", [PHONE_LANDSCAPE_WIDE, {"width": 640, "height": 360}], ids=["844", "640"])
+def test_the_landlords_news_keeps_off_the_prompt_with_the_counter_open(make_table, viewport):
+    # 640 x 360, the counter open: the news, centred on the short board, lay over the first prompt
+    # ("Your lead: play any combination") for as long as it showed.
+    table = make_table(viewport).open()
+    table.start_deal(deal_where_i_bid_first())
+    table.page.click("#counter-btn")
+    table.wait("#counter:not([hidden])")
+    become_landlord(table)
+    table.wait("#news:not([hidden])")
+    assert_apart(table, TABLE_PARTS, [("news", p) for p in ("status", "seats", "topbar", "buttons", "cards")])
+    table.shot(f"layout-landscape-{viewport['width']}-counter-news")
+
+
+@pytest.mark.parametrize("viewport", [PHONE_LANDSCAPE_WIDE, {"width": 640, "height": 360}], ids=["844", "640"])
+def test_the_top_bar_stays_one_band_once_the_round_is_over(make_table, viewport):
+    # Landscape phones: the tools share the top bar's band; once the round was over they went, and
+    # the band stopped short of the screen's edge (479 of 640 px in Japanese), bare felt beyond.
+    table = make_table(viewport).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.auto_play(500)
+    table.wait("#settle-dialog[open]", timeout=120_000)
+    table.page.click("[data-ctl=view-table]")
+    table.page.wait_for_selector("#tools[hidden]", state="attached")
+    band = box(table, ".topbar")
+    assert band["x"] <= 0.5 and band["x"] + band["width"] >= viewport["width"] - 0.5, band
+    table.shot(f"layout-landscape-{viewport['width']}-over-top-bar")
+
+
+@pytest.mark.parametrize("locale", ["ja", "en-US"])
+def test_the_stakes_reasons_show_whole_in_the_top_bar_of_a_narrow_phone(make_table, locale):
+    # 360 x 640: "bid 3 · rocket (×2)" lost its "×2" under an ellipsis in Japanese; it may take two
+    # small lines beside the multiplier, which are no taller than the bar was.
+    table = make_table(PHONE_PORTRAIT, locale=locale).open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    page = table.page
+    words = translations(locale.split("-")[0])
+    height = box(table, ".topbar")["height"]
+    why = f"{words['mult.bid_now'].replace('{n}', '3')} · {words['mult.rocket_now']}"
+    page.eval_on_selector(".mult-why", "(el, text) => { el.textContent = text; }", why)
+    sizes = page.eval_on_selector(".mult-why", "el => [el.scrollWidth, el.clientWidth, el.scrollHeight, el.clientHeight]")
+    assert sizes[0] <= sizes[1] and sizes[2] <= sizes[3] + 0.5, (why, sizes)
+    assert box(table, ".topbar")["height"] == height
+    table.shot(f"layout-small-{locale}-stake-reasons")
 
 
 @pytest.mark.parametrize("size", ["landscape", "small-landscape", "small"])
@@ -930,6 +980,42 @@ def test_the_chinese_start_notes_break_only_at_their_punctuation(make_table, wid
         for lines in notes:
             assert all(line[-1] in "：，、" for line in lines[:-1]), (locale, lines)
             assert all(len(line) > 1 for line in lines), (locale, lines)
+
+
+@pytest.mark.parametrize("locale", ["ja-JP", "zh-CN"])
+def test_the_records_break_no_word_on_a_narrow_phone(make_table, locale):
+    # At 360 px the records' headings broke "局 / 数" and "最多連 / 勝", the level "普 / 通".
+    table = make_table(PHONE_PORTRAIT, locale=locale).open()
+    record = {"played": 12, "won": 12, "streak": 12, "best": 12}
+    table.page.evaluate("""(r) => localStorage.setItem('dizhu.setting.records', JSON.stringify(
+      {seen: [], by: {'classic|normal': r, 'duel|super-hard': r}}))""", record)
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.page.click("#menu-btn")
+    table.page.click("#menu-records")
+    table.wait("#records-dialog[open] #records-body tbody tr td")
+    cells = table.page.eval_on_selector_all("#records-body :is(th, td)", f"(els) => els.map({LINES_OF})")
+    assert len(cells) == 12, cells
+    for lines in cells:
+        # a cell breaks only where its words are apart: after "·" ("3人闘地主 · / 普通")
+        assert all(line.endswith("·") for line in lines[:-1]), (locale, lines)
+    table.shot(f"layout-small-{locale}-records")
+
+
+def test_the_japanese_menu_breaks_its_long_label_between_phrases(make_table):
+    # At 360 px the smart selection's label broke "ご / と" and "スト / レート" (browsers break
+    # Japanese between any two characters unless told to break between phrases).
+    table = make_table(PHONE_PORTRAIT, locale="ja-JP").open()
+    table.start("classic", "normal")
+    table.wait_turn_or_over()
+    table.page.click("#menu-btn")
+    table.wait("#menu-dialog[open]")
+    lines = table.page.eval_on_selector("#menu-smart + span", LINES_OF)
+    assert len(lines) > 1, lines
+    katakana = re.compile("[\u30a0-\u30ff]")
+    for before, after in zip(lines, lines[1:]):
+        assert not (katakana.match(before[-1]) and katakana.match(after[0])), lines
+        assert (before[-1], after[0]) != ("ご", "と"), lines
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])

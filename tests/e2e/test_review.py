@@ -135,7 +135,8 @@ IN_VIEW = """(selectors) => selectors.map((sel) => {
 }).filter(([, inside]) => !inside).map(([sel]) => sel)"""
 
 
-@pytest.mark.parametrize("viewport", [PHONE_LANDSCAPE_WIDE, PHONE_LANDSCAPE], ids=["844", "740"])
+@pytest.mark.parametrize("viewport", [PHONE_LANDSCAPE_WIDE, PHONE_LANDSCAPE, {"width": 640, "height": 360}],
+                         ids=["844", "740", "640"])
 def test_the_replay_and_its_review_fit_a_landscape_phone(make_table, viewport):
     # 844x390: the replay showed two of the three seats (often not the one acting), and pressing
     # Review showed the replay alone, the review out of sight below it. 740x360: beside the
@@ -168,7 +169,7 @@ def test_the_replay_and_its_review_fit_a_landscape_phone(make_table, viewport):
     # what the panel scrolled out of sight went whole: no half a row of counts at its top
     assert table.page.evaluate(HALF_CUT, "#review") == []
     # Every card's rank shows whole in the strip the next card leaves (a hand of 19 beside the
-    # review showed "10" as "1(" at 740 x 360).
+    # review showed "10" as "1(" at 740 x 360, a hand of 20 at 640 x 360).
     cut = table.page.evaluate(RANKS_CUT, ".replay-hand .card-row")
     assert cut == [], cut
     # The row of marks fades out only at an end with more marks past it.
