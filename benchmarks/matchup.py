@@ -12,7 +12,7 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 - ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``,
   ``super-hard-norace``, ``super-hard-lean``, ``super-hard-notable``, ``super-hard-wp*``,
   ``super-hard-wide``, ``super-hard-recent10``, ``super-hard-recentall``, ``super-hard-exact15``,
-  ``super-hard-sharp``, ``super-hard-deep``, ``super-hard-told``, ``super-hard-own*``, ``super-hard-look*``: the
+  ``super-hard-sharp``, ``super-hard-deep``, ``super-hard-told``, ``super-hard-own*``, ``super-hard-nolook``, ``super-hard-look*``: the
   super-hard search with one part of it on or off, to find what it is worth (same budget and seeds; ``dizhu.bots.search.SearchConfig``): ``full`` reads every other seat
   against the style mixture ``styles.PRIOR`` and weighs the worlds by it; ``nomix`` reads every
   seat as intermediate only (worlds weighed, no style mixture); ``noread`` weighs every world
@@ -36,9 +36,10 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   other seats' play can give, since it is the true model; never a player for the site;
   ``owngreedy``, ``owncautious``, ``ownbombs`` play the bot's own later moves in the play search's
   rollouts by that library style instead of intermediate (``SearchConfig.own``; the bid search
-  still plays its deals out as intermediate); ``look4``, ``look12`` choose the bot's next move in
-  each world as the best of 4 (12) moves of its shortlist, each played out in that world
-  (``SearchConfig.lookahead``: a step deeper, with the world's cards in sight);
+  still plays its deals out as intermediate); ``nolook`` plays the bot's next move by the rule
+  policy, as super-hard did before session 39, rather than looking ahead to it
+  (``SearchConfig.lookahead`` 0; super-hard weighs 4 moves there, grouping the worlds it cannot
+  tell apart by then); ``look2``, ``look8`` weigh 2 (8) moves there;
 - ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
   it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
 - ``style-greedy``, ``style-cautious``, ``style-bombs``: one style of the bots' own opponent
@@ -95,8 +96,9 @@ ABLATIONS = {
     "super-hard-owngreedy": {"own": "greedy"},
     "super-hard-owncautious": {"own": "cautious"},
     "super-hard-ownbombs": {"own": "bombs"},
-    "super-hard-look4": {"lookahead": 4},
-    "super-hard-look12": {"lookahead": 12},
+    "super-hard-nolook": {"lookahead": 0},
+    "super-hard-look2": {"lookahead": 2},
+    "super-hard-look8": {"lookahead": 8},
     "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).

@@ -484,14 +484,14 @@ def test_the_search_objective_blends_the_win_and_the_points():
 
     view = View.of(_blunder_position())
     moves = [classify("R"), None, classify("J")]
-    points = evaluate(view, random.Random(3), moves, budget=0.05)
+    points = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(lookahead=0))
     assert all(e.score == e.points for e in points)  # the default: points alone
-    wins = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(win_weight=1.0))
+    wins = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(win_weight=1.0, lookahead=0))
     # the same worlds and rollouts; the score is then the chance to win, from -1 to +1
     assert [(e.points, e.win_chance) for e in wins] == [(e.points, e.win_chance) for e in points]
     assert all(e.score == pytest.approx(2 * e.win_chance - 1) for e in wins)
     # the search ranks by the score, not the points
-    ranked_wins, _ = ranked(view, random.Random(3), budget=0.05, config=SearchConfig(win_weight=1.0))
+    ranked_wins, _ = ranked(view, random.Random(3), budget=0.05, config=SearchConfig(win_weight=1.0, lookahead=0))
     in_race = [e for e in ranked_wins if e.worlds == ranked_wins[0].worlds]
     assert [e.score for e in in_race] == sorted((e.score for e in in_race), reverse=True)
     for bad in (-0.1, 1.5):
@@ -527,19 +527,42 @@ def test_the_search_plays_its_own_later_moves_by_the_style_it_is_given():
         SearchConfig(own="oracle")
 
 
-def test_the_search_can_look_a_move_ahead_in_each_world():
-    from dizhu.bots.search import SearchConfig, evaluate
+def test_the_look_ahead_groups_the_worlds_by_what_the_bot_sees():
+    from dizhu.bots.search import STYLES, SearchConfig, Sim, _rollout, evaluate, sample_world, to_next_decision
     from dizhu.bots.view import View
 
     view = View.of(_blunder_position())
     moves = [classify("R"), None, classify("J")]
-    default = evaluate(view, random.Random(3), moves, budget=0.05)
-    ahead = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(lookahead=4))
+    plain = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(lookahead=0))
+    ahead = evaluate(view, random.Random(3), moves, budget=0.05)
+    assert SearchConfig().lookahead == 4  # super-hard's
     assert ahead == evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(lookahead=4))
     # each world costs several play-outs now: the same budget buys fewer worlds
-    assert ahead[0].worlds < default[0].worlds
+    assert ahead[0].worlds < plain[0].worlds
+    # ranked by the chance to win, a group's move is the one that wins more there, and the score
+    # is the chance to win of the moves so chosen
+    wins = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(win_weight=1.0))
+    assert all(e.score == pytest.approx(2 * e.win_chance - 1) for e in wins)
     with pytest.raises(ValueError, match="lookahead"):
         SearchConfig(lookahead=-1)
+    # What a world is grouped by is what the bot saw: the others' replies, never their cards. Two
+    # worlds whose replies to the bot's J are the same fall in one group.
+    config, seats = SearchConfig(lookahead=3), [STYLES["intermediate"]] * 3
+    rng = random.Random(5)
+    seen: dict[tuple, list] = {}
+    for _ in range(40):
+        hands = sample_world(view, rng)
+        root = Sim(view, hands)
+        key, values, _ = to_next_decision(view, root, classify("J"), seats, 7, config)
+        assert all(k is None or isinstance(k, int) for k in key), key
+        seen.setdefault(key, []).append(hands)
+        assert 1 <= len(values) <= 3
+        if len(values) > 1:
+            # its first option is the rule policy's next move: played out, it is the plain rollout
+            sim = root.copy()
+            sim.apply(classify("J"))
+            assert values[0] == _rollout(sim, view.seat, seats, 7)[0]
+    assert any(len({str(h) for h in worlds}) > 1 for worlds in seen.values())  # unlike worlds, one group
 
 
 def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(monkeypatch):
@@ -551,15 +574,16 @@ def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(mon
     view = View.of(_blunder_position())
     moves = [classify("R"), None, classify("J"), classify("8")]
 
-    def play_out(view, root, move, exact, solver, seats, luck, lookahead=0):
+    def play_out(view, root, move, exact, solver, seats, luck):
         # the big joker and the 8 always lose; pass and J win or lose by the world's luck
         if move is not None and move.text in ("R", "8"):
             return -2.0, 100
         return (1.0 if (luck + (move is not None)) % 3 else -1.0), 100
 
     monkeypatch.setattr(search, "play_out", play_out)
-    raced = search.evaluate(view, random.Random(3), moves, budget=0.3, race=True)
-    flat = search.evaluate(view, random.Random(3), moves, budget=0.3)
+    plain = dataclasses.replace(search.SUPER_HARD, lookahead=0)  # (the look-ahead's worlds are not raced)
+    raced = search.evaluate(view, random.Random(3), moves, budget=0.3, race=True, config=plain)
+    flat = search.evaluate(view, random.Random(3), moves, budget=0.3, config=plain)
     assert [e.move for e in raced] == moves
     assert raced[0].worlds == raced[3].worlds == search.RACE_FROM  # out at the first look
     assert min(raced[1].worlds, raced[2].worlds) > flat[0].worlds  # their rollouts bought more worlds for the rest
@@ -578,11 +602,11 @@ def test_racing_drops_the_clearly_worse_moves_and_gives_the_rest_more_worlds(mon
 
     monkeypatch.setattr(search, "play_out", fading)
     monkeypatch.setattr(search, "_candidates", lambda ctx, config=None: (moves, None))
-    estimates, _ = search.ranked(view, random.Random(3), budget=0.3)
+    estimates, _ = search.ranked(view, random.Random(3), budget=0.3, config=plain)
     assert [e.move.text if e.move else "pass" for e in estimates] == ["pass", "8", "J", "R"]
     assert estimates[0].points < estimates[2].points == 0.0  # J's few worlds look better than the end
     plain, _ = search.ranked(view, random.Random(3), budget=0.05,
-                             config=dataclasses.replace(search.SUPER_HARD, race=False))
+                             config=dataclasses.replace(plain, race=False))
     assert len({e.worlds for e in plain}) == 1 and plain[0].move.text == "J"  # flat: J's 0 beats the rest
 
 

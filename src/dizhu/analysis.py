@@ -46,7 +46,7 @@ from .bots.advice import point_of
 from .bots.bidding import decide_bid
 from .bots.bidsearch import auction_of, bid_out, estimate_bids
 from .bots.policy import Ctx, intermediate_move
-from .bots.search import (DEFAULT_BUDGET, EXACT_CARDS, MIN_WORLDS, Estimate, Sim, _candidates, evaluate,
+from .bots.search import (ADVICE, DEFAULT_BUDGET, EXACT_CARDS, MIN_WORLDS, Estimate, Sim, _candidates, evaluate,
                           intermediate_seats, play_out)
 from .solve import Solver
 from .bots.view import View
@@ -308,7 +308,7 @@ def _review_play(moment: Moment, rng: random.Random, budget: float) -> DecisionR
         candidates.append(made)
         keys.append(made_key)
     unit = _stake(obs) * share(view.seat, view.landlord, view.players)
-    estimates = evaluate(view, rng, candidates, budget * min(1.0, len(candidates) / FULL_SHORTLIST))
+    estimates = evaluate(view, rng, candidates, budget * min(1.0, len(candidates) / FULL_SHORTLIST), config=ADVICE)
     figures = [Figure(_action(m), e.points * unit, e.win_chance) for m, e in zip(candidates, estimates)]
     # the true world of that moment, for the face-up figures
     truth = Sim(view, [list(h) for h in moment.hands])
@@ -323,7 +323,7 @@ def _review_play(moment: Moment, rng: random.Random, budget: float) -> DecisionR
     made_index = keys.index(made_key)
     if _second_look(figures, made_index, best):
         # fresh worlds for the two moves compared: the best of many noisy figures is flattered
-        again = evaluate(view, rng, [made, candidates[best]], _confirm(budget))
+        again = evaluate(view, rng, [made, candidates[best]], _confirm(budget), config=ADVICE)
         figures[made_index] = Figure(figures[made_index].action, again[0].points * unit, again[0].win_chance)
         figures[best] = Figure(figures[best].action, again[1].points * unit, again[1].win_chance)
         estimates[made_index], estimates[best] = again

@@ -21,7 +21,7 @@ from ..moves import moves_from_counts
 from ..rules import cards_to_win
 from .hands import Group, plays_of, split_counts
 from .policy import Ctx, Decision, answerable, bomb_key, can_run_out, is_control, rank_name, sub
-from .search import Estimate, ranked
+from .search import ADVICE, Estimate, ranked
 from .view import View
 
 __all__ = ["HINT_BUDGET", "suggestions", "point_of", "cards_for"]
@@ -40,7 +40,7 @@ def suggestions(view: View, rng: random.Random, n: int, budget: float | None = N
     ``time_limit`` (wall-clock seconds) may cut the search short; then the
     suggestions depend on the machine's load."""
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    estimates, _ = ranked(view, rng, HINT_BUDGET if budget is None else budget, deadline)
+    estimates, _ = ranked(view, rng, HINT_BUDGET if budget is None else budget, deadline, config=ADVICE)
     ctx = Ctx.of(view)
     out: list[Decision] = []
     for est in estimates[:max(1, n)]:

@@ -15,11 +15,16 @@ For a decision, the bot
    from its reading, its own later moves by the intermediate policy — or,
    when few cards remain, solves the world exactly (:mod:`dizhu.solve`: points
    with bombs and spring, farmers as a team);
-5. races the candidates: one that is clearly behind the leader in the worlds
-   so far is played out no further, and the search ends when one is left;
-6. picks the candidate with the best weighted average of points for its side.
+5. looks ahead to its own next decision (:func:`to_next_decision`): there a few
+   moves of its shortlist are played out too, and in each group of worlds it
+   could not tell apart by then, one of them is its move in all of them: the
+   rule policy's, unless another is clearly better there;
+6. without the look-ahead (the hint, the review), races the candidates: one that
+   is clearly behind the leader in the worlds so far is played out no further,
+   and the search ends when one is left;
+7. picks the candidate with the best weighted average of points for its side.
 
-:func:`evaluate` is steps 1-4 (and 5 on request) for any list of moves (the hint and the review
+:func:`evaluate` is steps 1-5 (or 6 on request) for any list of moves (the hint and the review
 use it); :func:`search_move` is the bot's decision.  The same worlds serve
 every candidate, so candidates are compared on equal luck.  The thinking
 budget is stated in seconds of one core but counted in simulated decisions
@@ -34,12 +39,13 @@ and the compiled rollouts roll the normal style's dice their own way.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
 from operator import add, sub
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..cards import NUM_RANKS
 from ..combos import Combo
@@ -54,8 +60,8 @@ from .reading import HIT, MISS, RECENT, Reading, Table, read_table, read_world
 from .styles import COMPILED, NATIVE_SPECS, PRIOR, STYLES, StyleFn, compiled
 from .view import View
 
-__all__ = ["search_move", "evaluate", "play_out", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
-           "DEFAULT_BUDGET", "sample_world", "Sim", "intermediate_seats"]
+__all__ = ["search_move", "evaluate", "play_out", "to_next_decision", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
+           "ADVICE", "DEFAULT_BUDGET", "sample_world", "Sim", "intermediate_seats"]
 
 #: Seconds of thinking per decision by default (one core).
 DEFAULT_BUDGET = 0.3
@@ -75,6 +81,9 @@ MAX_WORLDS = 1000
 WORLD_COST = 25
 #: Solve a world exactly when this few cards remain in all hands together.
 EXACT_CARDS = 9
+#: The look-ahead (``SearchConfig.lookahead``) leaves the rule policy's next move in a group of
+#: worlds only for a move that beats it there, world by world, by more than this many standard errors.
+LOOKAHEAD_Z = 2.0
 #: Racing the shortlist: from this many worlds on (and at each doubling), a candidate that
 #: trails the leader, world by world, by more than ``RACE_Z`` standard errors is played out
 #: no further; its rollouts go to more worlds for the others.
@@ -135,11 +144,12 @@ class SearchConfig:
     bid_stake_power: float = 0.5
     #: The style that plays this bot's own later moves in the rollouts.
     own: str = "intermediate"
-    #: Look ahead at the bot's next decision in each world: its next move is the best of this
-    #: many of its shortlist, each played out in the same world (0: off, the own style plays it).
-    #: Measured in duel (benchmarks/results/README.md, session 32): 4 no better, 12 worse — the
-    #: look ahead sees the world's cards, which the bot will not, and buys fewer worlds.
-    lookahead: int = 0
+    #: Look ahead to the bot's next decision (:func:`to_next_decision`): this many moves of its
+    #: shortlist there, the rule policy's first, each played out in every world; the worlds the bot
+    #: could not tell apart by then are grouped, and in each group its next move is one move for
+    #: all of them (0: off, the own style plays it).  Choosing it world by world, with the world's
+    #: cards in sight, lost (session 32); grouped, it won (benchmarks/results/README.md, session 39).
+    lookahead: int = 4
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -205,7 +215,11 @@ def _blend(w: float, points: float) -> float:
 #: search work it ties the frozen 2026-12-01 model (every seat rolled out as intermediate) against
 #: the frozen copy, and is ahead of it, not significantly, against the RLCard rule agent; it costs
 #: about twice the CPU (benchmarks/results/README.md, issue 11 ablations).
+#: Super-hard's search.
 SUPER_HARD = SearchConfig(prior=dict(PRIOR), read=True, exact_cards=EXACT_CARDS)
+#: The hint's and the review's search: super-hard's without the look-ahead, which costs about four
+#: times the CPU a world (``benchmarks/bots.py``) and would not fit the hint's answer in time.
+ADVICE = dataclasses.replace(SUPER_HARD, lookahead=0)
 
 
 @dataclass(frozen=True)
@@ -419,7 +433,9 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     With ``race``, a move that is clearly worse than the leader in the worlds so far
     (:func:`_still_in_race`) is no longer played out, so the budget buys more worlds for
     the moves still in the race; a dropped move's estimate counts fewer worlds.  When
-    one move is left, the search stops: the choice is made.
+    one move is left, the search stops: the choice is made.  With the look-ahead
+    (``config.lookahead``) there is no race: a move's worth in a world is known only once
+    the world's whole group is.
     """
     if moves is None:
         moves = _candidates(Ctx.of(view), config)[0]
@@ -441,6 +457,12 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     table = config.table_of(view)  # once per decision: the earlier rounds are the same in every world
     objective = config.objective
     own = STYLES[config.own]
+    # the look-ahead's groups of worlds, by move: what the bot saw by its next decision -> (the
+    # world's weight, each next option's value) per world; its values are known only at the end
+    groups: list[dict[tuple, list]] | None = None
+    if config.lookahead and not exact:
+        groups = [{} for _ in moves]
+        race = False
     while worlds < MIN_WORLDS or steps < steps_budget:
         if deadline is not None and time.monotonic() > deadline:
             break  # before the world's sampling and reading, which take time too
@@ -451,16 +473,24 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
         seats = [own if s == me else STYLES[reading.draw(s, rng)] for s in range(view.players)]
         luck = rng.getrandbits(32)  # the same for every move: equal luck for the normal style
         solver = Solver()  # one transposition table for the moves of this world
-        values: list[float] = []
+        values: list = []
         for i in active:
             if deadline is not None and time.monotonic() > deadline:
                 break
-            value, used = play_out(view, root, moves[i], exact, solver, seats, luck, config.lookahead)
+            if groups is not None:
+                seen, options, used = to_next_decision(view, root, moves[i], seats, luck, config)
+                values.append((seen, options))
+            else:
+                value, used = play_out(view, root, moves[i], exact, solver, seats, luck)
+                values.append(value)
             steps += used
-            values.append(value)
         if len(values) < len(active):
             break  # the deadline fell inside this world: it does not count
         w = reading.weight
+        if groups is not None:
+            for i, (seen, options) in zip(active, values):
+                groups[i].setdefault(seen, []).append((w, options))
+            values = [0.0] * len(active)  # (the groups' values come at the end)
         for i, value in zip(active, values):
             score = objective(value)
             totals[i] += w * value
@@ -483,6 +513,15 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
             break
     if not worlds:
         return [Estimate(m, 0.0, 0.0, 0) for m in moves]
+    if groups is not None:
+        for i in range(len(moves)):
+            totals[i] = scores[i] = wins[i] = 0.0
+            for rows in groups[i].values():
+                weight = sum(w for w, _ in rows)
+                points, won, score = _group_value(rows, objective)
+                totals[i] += weight * points
+                scores[i] += weight * score
+                wins[i] += weight * won
     return [Estimate(m, totals[i] / weights[i], wins[i] / weights[i], counts[i], scores[i] / weights[i])
             for i, m in enumerate(moves)]
 
@@ -515,7 +554,7 @@ def _still_in_race(active: list[int], seen: list[list[float]], weights: list[flo
 
 
 def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Solver,
-             seats: list, luck: int, lookahead: int = 0) -> tuple[float, int]:
+             seats: list, luck: int) -> tuple[float, int]:
     """What ``move`` is worth to ``view``'s seat in the world ``root``, and the simulated
     decisions it took: solved exactly when ``exact`` (``solver`` keeps its table across
     the moves of one world), else played out with each seat's policy in ``seats``."""
@@ -531,34 +570,69 @@ def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Sol
         value = solver.value(position)  # points for the side to act, bombs and spring counted
         value = value if same_side(sim.to_act, me, sim.landlord) else -value
         return value, 1 + (len(solver.table) - before) // 4
-    if lookahead:
-        return _look_ahead(sim, me, seats, luck, lookahead)
     return _rollout(sim, me, seats, luck)
 
 
-def _look_ahead(sim: Sim, me: int, seats: list, luck: int, k: int) -> tuple[float, int]:
-    """Play on to ``me``'s next decision, then the best of ``k`` moves of its shortlist, each
-    played out (a step deeper than the rollout policy, in this world as it is)."""
+def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luck: int,
+                     config: SearchConfig) -> tuple[tuple, list[float], int]:
+    """``move`` in the world ``root``, the other seats' replies up to ``view``'s seat's next
+    decision, then ``config.lookahead`` moves of its shortlist there (the rule policy's first),
+    each played out: (what the seat saw happen by then, each of those moves' values, the simulated
+    decisions it took).  A round over before it gives one value, and who won in what was seen."""
+    me = view.seat
+    sim = root.copy()
+    winner = sim.apply(move)
     rng = random.Random(luck)
-    steps = 0
-    while sim.to_act != me:
+    seen: list = []
+    steps = 1
+    while winner is None and sim.to_act != me:
+        reply = seats[sim.to_act](sim.ctx(), rng)
+        seen.append(None if reply is None else reply.key)
+        winner = sim.apply(reply)
         steps += 1
-        winner = sim.apply(seats[sim.to_act](sim.ctx(), rng))
-        if winner is not None:
-            return sim.value(winner, me), steps
-    options, choice = _candidates(sim.ctx())
-    options = [choice] + [m for m in options if m is not choice][:k - 1]
-    best = -math.inf
-    for move in options:
+    if winner is not None:
+        return ("over", winner, *seen), [sim.value(winner, me)], steps
+    shortlist, choice = _candidates(sim.ctx(), config)
+    values = []
+    for option in [choice] + [m for m in shortlist if m is not choice][:config.lookahead - 1]:
         trial = sim.copy()
-        winner = trial.apply(move)
-        if winner is not None:
-            value, used = trial.value(winner, me), 1
+        won = trial.apply(option)
+        if won is not None:
+            value, used = trial.value(won, me), 1
         else:
             value, used = _rollout(trial, me, seats, luck)
+        values.append(value)
         steps += used
-        best = max(best, value)
-    return best, steps
+    return tuple(seen), values, steps
+
+
+def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[float], float] | None = None
+                 ) -> tuple[float, float, float]:
+    """(points, win share, score) of a group of worlds the seat cannot tell apart, each (weight,
+    values of its next options, the rule policy's first): the policy's option, unless another's
+    ``objective`` (default: the points) beats it world by world by more than ``LOOKAHEAD_Z``
+    standard errors (the best such, by its mean gain).  Taking the best option of each group
+    outright would flatter the moves whose groups are small.
+
+    >>> _group_value([(1.0, [-1.0, 2.0]), (1.0, [1.0, -1.0])])  # a gain in one world, a loss in the other
+    (0.0, 0.5, 0.0)
+    >>> _group_value([(1.0, [-1.0, 2.0]), (1.0, [1.0, 2.0]), (1.0, [-2.0, 2.0])])  # better in every world
+    (2.0, 1.0, 2.0)
+    """
+    objective = objective or float
+    total = sum(w for w, _ in rows)
+    n = len(rows)
+    scored = [(w, [objective(v) for v in values]) for w, values in rows]
+    pick, gain = 0, 0.0
+    for c in range(1, len(rows[0][1]) if n >= 2 else 1):
+        diffs = [values[c] - values[0] for _, values in scored]
+        mean = sum(w * d for (w, _), d in zip(rows, diffs)) / total
+        error = math.sqrt(sum(w * (d - mean) ** 2 for (w, _), d in zip(rows, diffs)) / total / n)
+        if mean > gain and mean > LOOKAHEAD_Z * error and (error > 0 or n >= 8):
+            pick, gain = c, mean
+    return (sum(w * values[pick] for w, values in rows) / total,
+            sum(w * (values[pick] > 0) for w, values in rows) / total,
+            sum(w * values[pick] for w, values in scored) / total)
 
 
 #: Every seat of a deal played out by the bid search and the review: the intermediate policy (the

@@ -1,0 +1,362 @@
+"""A policy distilled from super-hard's search: collect its choices, fit a move score, screen it.
+
+    nice -n 10 python benchmarks/distill.py collect --variant duel --rounds 700 --out F.jsonl [--start 0]
+    python benchmarks/distill.py fit F.jsonl [G.jsonl ...] [--hidden 32] [--out M.json]
+    nice -n 10 python benchmarks/distill.py screen M.json --variant duel --deals 3000 [--margin 0.25]
+
+``collect`` plays seeded rounds of intermediate bots (``benchmarks/selfplay.py``) and, at each
+play decision with a choice, asks the search (:func:`dizhu.bots.search.ranked`, the seat's own view,
+0.15 s of simulated decisions) what each move of its shortlist is worth; one JSON line a decision.
+``fit`` learns a score of (position, move) from features of both (:func:`features`, the rule
+policy's own move among them): each move's worth above its decision's mean (its advantage), fitted
+by ridge least squares or, with ``--hidden``, by a network of one hidden layer; each move weighs
+the square root of the worlds it counts.  It prints the points a decision the policy's move and the
+score's best lie below the search's best, on the decisions learnt from and on those held out
+(every fifth round).  ``screen`` plays intermediate with the score choosing among the shortlist,
+leaving the policy's own move only for one scored ``--margin`` points higher, against intermediate
+as it ships, DouZero protocol, seed "ab" (as ``benchmarks/thresholds.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+
+from dizhu.bots.hands import plays_of, to_shed  # noqa: E402
+from dizhu.bots.policy import TWO, Ctx, can_run_out, intermediate_move, is_control, leads_from_split, sub  # noqa: E402
+from dizhu.bots.search import _candidates, ranked  # noqa: E402
+from dizhu.bots.view import View  # noqa: E402
+from dizhu.combos import Combo, Kind  # noqa: E402
+
+_KINDS = {Kind.SINGLE: 0, Kind.PAIR: 1, Kind.TRIO: 2, Kind.TRIO_SINGLE: 2, Kind.TRIO_PAIR: 2}
+
+
+def _kind_slot(m: Combo) -> int:
+    """single 0, pair 1, trio 2, chains and planes 3, bomb or rocket 4, the rest (four with two) 3."""
+    if m.is_bomb:
+        return 4
+    return _KINDS.get(m.kind, 3)
+
+
+NAMES: list[str] = []
+
+
+def _names() -> list[str]:
+    names = ["policy", "pass", "pass_partner", "play_partner"]
+    for phase in ("lead", "reply"):
+        names += [f"{phase}_{k}" for k in ("single", "pair", "trio", "chain", "bomb")]
+        names += [f"{phase}_{k}" for k in ("delta", "delta_pos", "main", "high", "control", "size",
+                                           "run_out", "after_plays", "after_controls")]
+        for d in ("d1", "d2", "d34"):
+            names += [f"{phase}_{d}_{k}" for k in ("single", "pair", "bomb", "control", "high", "delta")]
+        names += [f"{phase}_me12_{k}" for k in ("control", "delta", "bomb")]
+    names += ["reply_d1_pass", "reply_d2_pass", "reply_d34_pass", "reply_owner_near_pass", "reply_landlord_pass"]
+    names += ["landlord_bomb", "duel_bomb"]
+    return names
+
+
+NAMES = _names()
+_INDEX = {n: i for i, n in enumerate(NAMES)}
+
+
+def features(ctx: Ctx, moves: list[Combo | None], choice: Combo | None) -> list[list[float]]:
+    """Each move's features (``NAMES``) in the position ``ctx``, the policy's ``choice`` known."""
+    hand = ctx.hand
+    line = ctx.line()
+    base = plays_of(to_shed(hand, line))
+    danger = min(ctx.need(s) for s in range(ctx.players) if not ctx.partner(s))
+    mine = ctx.my_need()
+    lead = ctx.last is None
+    partner_last = not lead and ctx.partner(ctx.last[0])
+    phase = "lead" if lead else "reply"
+    band = "d1" if danger == 1 else "d2" if danger == 2 else "d34" if danger <= 4 else None
+    out = []
+    choice_key = None if choice is None else choice.key
+    for m in moves:
+        x = [0.0] * len(NAMES)
+
+        def put(name: str, value: float = 1.0) -> None:
+            x[_INDEX[name]] += value
+
+        if (None if m is None else m.key) == choice_key:
+            put("policy")
+        if m is None:
+            put("pass")
+            if partner_last:
+                put("pass_partner")
+            if band:
+                put(f"reply_{band}_pass")
+            if not partner_last and ctx.need(ctx.last[0]) <= 4:
+                put("reply_owner_near_pass")
+            if ctx.seat == ctx.landlord:
+                put("reply_landlord_pass")
+            out.append(x)
+            continue
+        if partner_last:
+            put("play_partner")
+        slot = ("single", "pair", "trio", "chain", "bomb")[_kind_slot(m)]
+        after = sub(hand, m)
+        after_plays = plays_of(to_shed(after, line))
+        delta = after_plays - (base - 1)
+        control = is_control(m, ctx)
+        high = m.main >= TWO
+        put(f"{phase}_{slot}")
+        put(f"{phase}_delta", delta)
+        put(f"{phase}_delta_pos", max(0, delta))
+        put(f"{phase}_main", m.main / 14)
+        put(f"{phase}_high", high)
+        put(f"{phase}_control", control)
+        put(f"{phase}_size", m.size / 10)
+        put(f"{phase}_run_out", can_run_out(ctx, after))
+        put(f"{phase}_after_plays", min(after_plays, 10) / 10)
+        splits = leads_from_split(to_shed(after, line)) if after_plays <= 6 else ()
+        put(f"{phase}_after_controls", sum(1 for p in splits if is_control(p, ctx)) / 3)
+        if band:
+            if slot in ("single", "pair", "bomb"):
+                put(f"{phase}_{band}_{slot}")
+            put(f"{phase}_{band}_control", control)
+            put(f"{phase}_{band}_high", high)
+            put(f"{phase}_{band}_delta", delta)
+        if mine <= 2 or after_plays <= 2:
+            put(f"{phase}_me12_control", control)
+            put(f"{phase}_me12_delta", delta)
+            put(f"{phase}_me12_bomb", m.is_bomb)
+        if m.is_bomb:
+            if ctx.seat == ctx.landlord:
+                put("landlord_bomb")
+            if not ctx.partnered:
+                put("duel_bomb")
+        out.append(x)
+    return out
+
+
+def collect(variant: str, rounds: int, start: int, out: Path) -> None:
+    from benchmarks.selfplay import decisions
+
+    n, index, current = 0, -1, None
+    with out.open("a") as f:
+        for round_, seat, obs in decisions(variant, start + rounds, "distill"):
+            if round_ is not current:
+                current, index = round_, index + 1
+            if obs["phase"] != "playing" or len(obs["legal_actions"]) < 2:
+                continue
+            n += 1
+            if index < start:
+                continue
+            view = View.of(obs)
+            estimates, choice = ranked(view, random.Random(n), 0.15)
+            if estimates[0].worlds == 0 or len(estimates) < 2:
+                continue
+            f.write(json.dumps({"round": index, "obs": obs,
+                                "moves": [e.move.text if e.move else None for e in estimates],
+                                "points": [e.points for e in estimates], "worlds": [e.worlds for e in estimates]})
+                    + "\n")
+            f.flush()
+
+
+def _decision(record: dict[str, Any]) -> tuple[list[list[float]], list[float], list[float], int] | None:
+    """(features of the shortlist, each move's worth to the search in points, the worlds it
+    counts, the index of the policy's move); None if the shortlist is not the one searched."""
+    view = View.of(record["obs"])
+    ctx = Ctx.of(view)
+    moves, choice = _candidates(ctx)
+    texts = [None if m is None else m.text for m in moves]
+    found = dict(zip(record["moves"], zip(record["points"], record["worlds"])))
+    if set(found) != set(texts):
+        return None
+    policy = next(i for i, m in enumerate(moves) if (m and m.key) == (choice and choice.key))
+    return features(ctx, moves, choice), [found[t][0] for t in texts], [found[t][1] for t in texts], policy
+
+
+def _load(paths: list[str]):
+    """The decisions of the files, learnt from and held out (every fifth round)."""
+    train, held = [], []
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            record = json.loads(line)
+            d = _decision(record)
+            if d is not None:
+                (held if record["round"] % 5 == 0 else train).append(d)
+    return train, held
+
+
+def fit(paths: list[str], out: str | None, l2: float, hidden: int, steps: int) -> None:
+    """Each move's worth above its decision's mean, fitted on its features (a move's advantage),
+    the worlds' square root as weight: by ridge least squares (``hidden`` 0), else by a network
+    of one hidden layer of that many units, trained by Adam on the same loss."""
+    import numpy as np
+
+    train, held = _load(paths)
+    print(f"{len(train)} decisions to learn from, {len(held)} held out; {len(NAMES)} features")
+    xs, ys, cs, ds = [], [], [], []
+    for k, (x, v, n, _) in enumerate(train):
+        x, v, c = np.array(x), np.array(v), np.sqrt(np.array(n, dtype=float))
+        xs.append(x)
+        ys.append(v - (c @ v) / c.sum())
+        cs.append(c)
+        ds.append(np.full(len(v), k))
+    X, y, c, d = np.vstack(xs), np.concatenate(ys), np.concatenate(cs), np.concatenate(ds)
+    if hidden:
+        model = _train_net(X, y, c, d, len(train), hidden, l2, steps)
+    else:
+        centred = X - _group_mean(X, c, d, len(train))
+        A = centred.T @ (centred * c[:, None]) + l2 * len(train) * np.eye(len(NAMES))
+        model = {"kind": "linear", "w": np.linalg.solve(A, centred.T @ (c * y)).tolist()}
+    for name, data in (("train", train), ("held out", held)):
+        policy, score, agree = _regret(data, model)
+        print(f"{name}: points lost to the search's best a decision: policy {policy:.4f}, score {score:.4f}; "
+              f"the score picks the policy's move in {agree:.3f}")
+    if model["kind"] == "linear":
+        for name, value in sorted(zip(NAMES, model["w"]), key=lambda t: -abs(t[1])):
+            print(f"  {name:28} {value:+.3f}")
+    if out:
+        Path(out).write_text(json.dumps(model))
+
+
+def _group_mean(X, c, d, groups: int):
+    """Each row's decision's weighted mean of ``X``'s rows."""
+    import numpy as np
+
+    sums = np.zeros((groups, X.shape[1]))
+    np.add.at(sums, d, c[:, None] * X)
+    return (sums / np.bincount(d, c, minlength=groups)[:, None])[d]
+
+
+def _train_net(X, y, c, d, groups: int, hidden: int, l2: float, steps: int) -> dict:
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    mean, scale = X.mean(0), X.std(0) + 1e-6
+    Z = (X - mean) / scale
+    params = [rng.normal(0, 1 / np.sqrt(Z.shape[1]), (Z.shape[1], hidden)), np.zeros(hidden),
+              rng.normal(0, 1 / np.sqrt(hidden), hidden)]
+    moments = [[np.zeros_like(p), np.zeros_like(p)] for p in params]
+    total = c.sum()
+    for step in range(1, steps + 1):
+        W1, b1, w2 = params
+        H = np.maximum(Z @ W1 + b1, 0)
+        f = H @ w2
+        r = f - y
+        e = r - _group_mean(r[:, None], c, d, groups)[:, 0]
+        g = 2 * c * e / total
+        grads = [Z.T @ ((g[:, None] * w2) * (H > 0)) + l2 * W1, ((g[:, None] * w2) * (H > 0)).sum(0), H.T @ g + l2 * w2]
+        for p, (m, v), gr in zip(params, moments, grads):
+            m *= 0.9
+            m += 0.1 * gr
+            v *= 0.999
+            v += 0.001 * gr * gr
+            p -= 0.003 * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+        if step % 500 == 0:
+            print(f"  step {step}: loss {(c * e * e).sum() / total:.4f}", flush=True)
+    W1, b1, w2 = params
+    return {"kind": "net", "mean": mean.tolist(), "scale": scale.tolist(), "W1": W1.tolist(), "b1": b1.tolist(),
+            "w2": w2.tolist()}
+
+
+def scores(model: dict, x):
+    """The model's score of each row of ``x`` (a move's features)."""
+    import numpy as np
+
+    x = np.asarray(x, dtype=float)
+    if model["kind"] == "linear":
+        return x @ np.array(model["w"])
+    z = (x - np.array(model["mean"])) / np.array(model["scale"])
+    return np.maximum(z @ np.array(model["W1"]) + np.array(model["b1"]), 0) @ np.array(model["w2"])
+
+
+def _regret(data, w) -> tuple[float, float, float]:
+    """(points the policy's move lies below the best, the same for the score's move, how often
+    the score keeps the policy's move), averaged over ``data``."""
+    import numpy as np
+
+    policy = model = agree = 0.0
+    for x, v, _, p in data:
+        pick = int(scores(w, x).argmax())
+        policy += max(v) - v[p]
+        model += max(v) - v[pick]
+        agree += pick == p
+    n = max(1, len(data))
+    return policy / n, model / n, agree / n
+
+
+class Distilled:
+    """Intermediate with the learnt score choosing among the search's shortlist."""
+
+    def __init__(self, weights: dict[str, float], variant: str, seed: Any, margin: float = 0.0) -> None:
+        from dizhu.bots import create
+
+        self.model = weights
+        self.margin = margin
+        self.base = create("intermediate", variant, seed=seed)
+
+    def decide(self, obs: dict) -> str:
+        if obs["phase"] != "playing" or len(obs["legal_actions"]) < 2:
+            return self.base.decide(obs)
+        ctx = Ctx.of(View.of(obs))
+        moves, choice = _candidates(ctx)
+        value = scores(self.model, features(ctx, moves, choice))
+        best = int(value.argmax())
+        policy = next(i for i, m in enumerate(moves) if (m and m.key) == (choice and choice.key))
+        m = moves[best] if value[best] > value[policy] + self.margin else choice
+        return "pass" if m is None else f"play {m.text}"
+
+
+def screen(path: str, variant: str, deals: int, workers: int, margin: float) -> None:
+    from dizhu import arena
+
+    weights = json.loads(Path(path).read_text())
+    original = arena.make_player
+
+    def make(name: str, variant: str, seed: Any, budget: float | None = None):
+        if name == "distilled":
+            return Distilled(weights, variant, seed, margin)
+        return original(name, variant, seed, budget)
+
+    arena.make_player = make
+    arena.PLAYERS = arena.PLAYERS + ("distilled",)
+    summary = arena.run_arena("distilled", "intermediate", variant, deals=deals, seed="ab",
+                              workers=workers).summary()
+    s = summary["overall"]
+    print(f"distilled {variant} margin {margin}: WP {s['wp']['value']:.3f} [{s['wp']['low']:.3f}, {s['wp']['high']:.3f}]  "
+          f"ADP {s['adp']['value']:+.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub_ = parser.add_subparsers(dest="command", required=True)
+    c = sub_.add_parser("collect")
+    c.add_argument("--variant", default="duel", choices=["classic", "duel"])
+    c.add_argument("--rounds", type=int, default=400)
+    c.add_argument("--start", type=int, default=0)
+    c.add_argument("--out", required=True)
+    f = sub_.add_parser("fit")
+    f.add_argument("paths", nargs="+")
+    f.add_argument("--out")
+    f.add_argument("--l2", type=float, default=0.001)
+    f.add_argument("--hidden", type=int, default=0, help="units of the network's hidden layer (0: linear)")
+    f.add_argument("--steps", type=int, default=3000, help="the network's training steps")
+    s = sub_.add_parser("screen")
+    s.add_argument("weights")
+    s.add_argument("--variant", default="duel", choices=["classic", "duel"])
+    s.add_argument("--deals", type=int, default=3000)
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--margin", type=float, default=0.0, help="leave the policy only for a move scored this much higher")
+    args = parser.parse_args()
+    if args.command == "collect":
+        collect(args.variant, args.rounds, args.start, Path(args.out))
+    elif args.command == "fit":
+        fit(args.paths, args.out, args.l2, args.hidden, args.steps)
+    else:
+        screen(args.weights, args.variant, args.deals, args.workers, args.margin)
+
+
+if __name__ == "__main__":
+    main()
