@@ -38,8 +38,9 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   rollouts by that library style instead of intermediate (``SearchConfig.own``; the bid search
   still plays its deals out as intermediate); ``nolook`` plays the bot's next move by the rule
   policy, as super-hard did before session 39, rather than looking ahead to it
-  (``SearchConfig.lookahead`` 0; super-hard weighs 4 moves there, grouping the worlds it cannot
-  tell apart by then); ``look2``, ``look8`` weigh 2 (8) moves there;
+  (``SearchConfig.lookahead`` 0; in duel super-hard weighs 4 moves there, grouping the worlds it
+  cannot tell apart by then); ``look2``, ``look8`` weigh 2 (8) moves there; ``lookall`` looks ahead
+  in classic too (``SearchConfig.lookahead_in``);
 - ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
   it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
 - ``style-greedy``, ``style-cautious``, ``style-bombs``: one style of the bots' own opponent
@@ -97,6 +98,7 @@ ABLATIONS = {
     "super-hard-owncautious": {"own": "cautious"},
     "super-hard-ownbombs": {"own": "bombs"},
     "super-hard-nolook": {"lookahead": 0},
+    "super-hard-lookall": {"lookahead_in": ("classic", "duel")},
     "super-hard-look2": {"lookahead": 2},
     "super-hard-look8": {"lookahead": 8},
     "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},

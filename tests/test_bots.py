@@ -534,20 +534,34 @@ def test_the_look_ahead_groups_the_worlds_by_what_the_bot_sees():
     view = View.of(_blunder_position())
     moves = [classify("R"), None, classify("J")]
     plain = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(lookahead=0))
-    ahead = evaluate(view, random.Random(3), moves, budget=0.05)
-    assert SearchConfig().lookahead == 4  # super-hard's
-    assert ahead == evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(lookahead=4))
+    # super-hard looks 4 moves ahead in duel only: this classic position is searched plainly
+    assert SearchConfig().lookahead == 4 and SearchConfig().lookahead_in == ("duel",)
+    assert evaluate(view, random.Random(3), moves, budget=0.05) == plain
+    config = SearchConfig(lookahead_in=("classic", "duel"))
+    ahead = evaluate(view, random.Random(3), moves, budget=0.05, config=config)
+    assert ahead == evaluate(view, random.Random(3), moves, budget=0.05, config=config)
     # each world costs several play-outs now: the same budget buys fewer worlds
     assert ahead[0].worlds < plain[0].worlds
     # ranked by the chance to win, a group's move is the one that wins more there, and the score
     # is the chance to win of the moves so chosen
-    wins = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(win_weight=1.0))
+    wins = evaluate(view, random.Random(3), moves, budget=0.05, config=SearchConfig(win_weight=1.0, lookahead_in=("classic",)))
     assert all(e.score == pytest.approx(2 * e.win_chance - 1) for e in wins)
+    with pytest.raises(ValueError, match="lookahead_in"):
+        SearchConfig(lookahead_in=("poker",))
+    # in duel super-hard looks ahead: each world costs several play-outs, the budget buys fewer
+    round_ = Round.deal("duel", seed="look")
+    play(round_, ["1: call", "0: pass"])
+    duel = View.of(round_.observation(round_.to_act))
+    assert duel.variant.name == "duel" and duel.last is None
+    looked = evaluate(duel, random.Random(3), budget=0.05)
+    flat = evaluate(duel, random.Random(3), budget=0.05, config=SearchConfig(lookahead=0))
+    assert [e.move for e in looked] == [e.move for e in flat]
+    assert looked[0].worlds < flat[0].worlds
     with pytest.raises(ValueError, match="lookahead"):
         SearchConfig(lookahead=-1)
     # What a world is grouped by is what the bot saw: the others' replies, never their cards. Two
     # worlds whose replies to the bot's J are the same fall in one group.
-    config, seats = SearchConfig(lookahead=3), [STYLES["intermediate"]] * 3
+    config, seats = SearchConfig(lookahead=3, lookahead_in=("classic",)), [STYLES["intermediate"]] * 3
     rng = random.Random(5)
     seen: dict[tuple, list] = {}
     for _ in range(40):

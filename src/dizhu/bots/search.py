@@ -15,11 +15,11 @@ For a decision, the bot
    from its reading, its own later moves by the intermediate policy — or,
    when few cards remain, solves the world exactly (:mod:`dizhu.solve`: points
    with bombs and spring, farmers as a team);
-5. looks ahead to its own next decision (:func:`to_next_decision`): there a few
+5. in duel, looks ahead to its own next decision (:func:`to_next_decision`): there a few
    moves of its shortlist are played out too, and in each group of worlds it
    could not tell apart by then, one of them is its move in all of them: the
    rule policy's, unless another is clearly better there;
-6. without the look-ahead (the hint, the review), races the candidates: one that
+6. without the look-ahead (classic, the hint, the review), races the candidates: one that
    is clearly behind the leader in the worlds so far is played out no further,
    and the search ends when one is left;
 7. picks the candidate with the best weighted average of points for its side.
@@ -148,8 +148,11 @@ class SearchConfig:
     #: shortlist there, the rule policy's first, each played out in every world; the worlds the bot
     #: could not tell apart by then are grouped, and in each group its next move is one move for
     #: all of them (0: off, the own style plays it).  Choosing it world by world, with the world's
-    #: cards in sight, lost (session 32); grouped, it won (benchmarks/results/README.md, session 39).
+    #: cards in sight, lost (session 32); grouped, it won in duel (benchmarks/results/README.md,
+    #: session 39).
     lookahead: int = 4
+    #: The variants it looks ahead in.  Not classic: there it tied (and took ten times the CPU).
+    lookahead_in: tuple[str, ...] = ("duel",)
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -159,8 +162,9 @@ class SearchConfig:
             raise ValueError(f"win_weight is a share between 0 and 1, not {self.win_weight}")
         if not 0.0 <= self.bid_stake_power <= 1.0:
             raise ValueError(f"bid_stake_power is an exponent between 0 and 1, not {self.bid_stake_power}")
-        if set(self.bid_search) - set(VARIANTS):
-            raise ValueError(f"bid_search names variants, not {self.bid_search}")
+        for name in ("bid_search", "lookahead_in"):
+            if set(getattr(self, name)) - set(VARIANTS):
+                raise ValueError(f"{name} names variants, not {getattr(self, name)}")
         if self.lookahead < 0:
             raise ValueError(f"lookahead counts moves, not {self.lookahead}")
         if self.own not in STYLES:
@@ -460,7 +464,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     # the look-ahead's groups of worlds, by move: what the bot saw by its next decision -> (the
     # world's weight, each next option's value) per world; its values are known only at the end
     groups: list[dict[tuple, list]] | None = None
-    if config.lookahead and not exact:
+    if config.lookahead and view.variant.name in config.lookahead_in and not exact:
         groups = [{} for _ in moves]
         race = False
     while worlds < MIN_WORLDS or steps < steps_budget:
