@@ -482,8 +482,8 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
             if deadline is not None and time.monotonic() > deadline:
                 break
             if groups is not None:
-                seen, options, used = to_next_decision(view, root, moves[i], seats, luck, config)
-                values.append((seen, options))
+                observed, options, used = to_next_decision(view, root, moves[i], seats, luck, config)
+                values.append((observed, options))
             else:
                 value, used = play_out(view, root, moves[i], exact, solver, seats, luck)
                 values.append(value)
@@ -492,8 +492,8 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
             break  # the deadline fell inside this world: it does not count
         w = reading.weight
         if groups is not None:
-            for i, (seen, options) in zip(active, values):
-                groups[i].setdefault(seen, []).append((w, options))
+            for i, (observed, options) in zip(active, values):
+                groups[i].setdefault(observed, []).append((w, options))
             values = [0.0] * len(active)  # (the groups' values come at the end)
         for i, value in zip(active, values):
             score = objective(value)
@@ -625,6 +625,8 @@ def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[flo
     """
     objective = objective or float
     total = sum(w for w, _ in rows)
+    if total <= 0:
+        return 0.0, 0.0, 0.0  # (no world of the group explains the round at all)
     n = len(rows)
     scored = [(w, [objective(v) for v in values]) for w, values in rows]
     pick, gain = 0, 0.0
