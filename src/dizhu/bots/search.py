@@ -215,11 +215,10 @@ def _blend(w: float, points: float) -> float:
     return w * ((points > 0) - (points < 0)) + (1.0 - w) * points
 
 
-#: What super-hard (and the hint) plays with: the style mixture ``styles.PRIOR``, read.  At equal
+#: What super-hard plays with: the style mixture ``styles.PRIOR``, read.  At equal
 #: search work it ties the frozen 2026-12-01 model (every seat rolled out as intermediate) against
 #: the frozen copy, and is ahead of it, not significantly, against the RLCard rule agent; it costs
-#: about twice the CPU (benchmarks/results/README.md, issue 11 ablations).
-#: Super-hard's search.
+#: about twice the CPU (benchmarks/results/README.md, issue 11 ablations).  In duel it looks ahead.
 SUPER_HARD = SearchConfig(prior=dict(PRIOR), read=True, exact_cards=EXACT_CARDS)
 #: The hint's and the review's search: super-hard's without the look-ahead, which costs about four
 #: times the CPU a world (``benchmarks/bots.py``) and would not fit the hint's answer in time.
@@ -491,17 +490,17 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
         if len(values) < len(active):
             break  # the deadline fell inside this world: it does not count
         w = reading.weight
-        if groups is not None:
-            for i, (observed, options) in zip(active, values):
-                groups[i].setdefault(observed, []).append((w, options))
-            values = [0.0] * len(active)  # (the groups' values come at the end)
         for i, value in zip(active, values):
+            weights[i] += w
+            counts[i] += 1
+            if groups is not None:
+                observed, options = value  # (the group's worth comes at the end)
+                groups[i].setdefault(observed, []).append((w, options))
+                continue
             score = objective(value)
             totals[i] += w * value
             scores[i] += w * score
             wins[i] += w * (value > 0)
-            weights[i] += w
-            counts[i] += 1
             if race:
                 seen[i].append(score)
         world_weights.append(w)
@@ -519,7 +518,6 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
         return [Estimate(m, 0.0, 0.0, 0) for m in moves]
     if groups is not None:
         for i in range(len(moves)):
-            totals[i] = scores[i] = wins[i] = 0.0
             for rows in groups[i].values():
                 weight = sum(w for w, _ in rows)
                 points, won, score = _group_value(rows, objective)
