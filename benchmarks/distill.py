@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from dizhu.bots.hands import plays_of, to_shed  # noqa: E402
-from dizhu.bots.policy import TWO, Ctx, can_run_out, intermediate_move, is_control, leads_from_split, sub  # noqa: E402
-from dizhu.bots.search import _candidates, ranked  # noqa: E402
+from dizhu.bots.policy import TWO, Ctx, can_run_out, is_control, leads_from_split, sub  # noqa: E402
+from dizhu.bots.search import ADVICE, _candidates, ranked  # noqa: E402
 from dizhu.bots.view import View  # noqa: E402
 from dizhu.combos import Combo, Kind  # noqa: E402
 
@@ -44,9 +44,6 @@ def _kind_slot(m: Combo) -> int:
     if m.is_bomb:
         return 4
     return _KINDS.get(m.kind, 3)
-
-
-NAMES: list[str] = []
 
 
 def _names() -> list[str]:
@@ -79,14 +76,14 @@ def features(ctx: Ctx, moves: list[Combo | None], choice: Combo | None) -> list[
     phase = "lead" if lead else "reply"
     band = "d1" if danger == 1 else "d2" if danger == 2 else "d34" if danger <= 4 else None
     out = []
-    choice_key = None if choice is None else choice.key
-    for m in moves:
+    policy = _policy_index(moves, choice)
+    for k, m in enumerate(moves):
         x = [0.0] * len(NAMES)
 
         def put(name: str, value: float = 1.0) -> None:
             x[_INDEX[name]] += value
 
-        if (None if m is None else m.key) == choice_key:
+        if k == policy:
             put("policy")
         if m is None:
             put("pass")
@@ -138,6 +135,12 @@ def features(ctx: Ctx, moves: list[Combo | None], choice: Combo | None) -> list[
     return out
 
 
+def _policy_index(moves: list[Combo | None], choice: Combo | None) -> int:
+    """Where the rule policy's own move (``choice``; None: pass) is in ``moves``."""
+    key = None if choice is None else choice.key
+    return next(i for i, m in enumerate(moves) if (None if m is None else m.key) == key)
+
+
 def collect(variant: str, rounds: int, start: int, out: Path) -> None:
     from benchmarks.selfplay import decisions
 
@@ -152,7 +155,8 @@ def collect(variant: str, rounds: int, start: int, out: Path) -> None:
             if index < start:
                 continue
             view = View.of(obs)
-            estimates, choice = ranked(view, random.Random(n), 0.15)
+            # the search without the look-ahead, as session 39's data was collected
+            estimates, choice = ranked(view, random.Random(n), 0.15, config=ADVICE)
             if estimates[0].worlds == 0 or len(estimates) < 2:
                 continue
             f.write(json.dumps({"round": index, "obs": obs,
@@ -172,8 +176,7 @@ def _decision(record: dict[str, Any]) -> tuple[list[list[float]], list[float], l
     found = dict(zip(record["moves"], zip(record["points"], record["worlds"])))
     if set(found) != set(texts):
         return None
-    policy = next(i for i, m in enumerate(moves) if (m and m.key) == (choice and choice.key))
-    return features(ctx, moves, choice), [found[t][0] for t in texts], [found[t][1] for t in texts], policy
+    return features(ctx, moves, choice), [found[t][0] for t in texts], [found[t][1] for t in texts], _policy_index(moves, choice)
 
 
 def _load(paths: list[str]):
@@ -272,28 +275,26 @@ def scores(model: dict, x):
     return np.maximum(z @ np.array(model["W1"]) + np.array(model["b1"]), 0) @ np.array(model["w2"])
 
 
-def _regret(data, w) -> tuple[float, float, float]:
+def _regret(data, model: dict) -> tuple[float, float, float]:
     """(points the policy's move lies below the best, the same for the score's move, how often
     the score keeps the policy's move), averaged over ``data``."""
-    import numpy as np
-
-    policy = model = agree = 0.0
+    policy = scored = agree = 0.0
     for x, v, _, p in data:
-        pick = int(scores(w, x).argmax())
+        pick = int(scores(model, x).argmax())
         policy += max(v) - v[p]
-        model += max(v) - v[pick]
+        scored += max(v) - v[pick]
         agree += pick == p
     n = max(1, len(data))
-    return policy / n, model / n, agree / n
+    return policy / n, scored / n, agree / n
 
 
 class Distilled:
     """Intermediate with the learnt score choosing among the search's shortlist."""
 
-    def __init__(self, weights: dict[str, float], variant: str, seed: Any, margin: float = 0.0) -> None:
+    def __init__(self, model: dict, variant: str, seed: Any, margin: float = 0.0) -> None:
         from dizhu.bots import create
 
-        self.model = weights
+        self.model = model
         self.margin = margin
         self.base = create("intermediate", variant, seed=seed)
 
@@ -303,8 +304,7 @@ class Distilled:
         ctx = Ctx.of(View.of(obs))
         moves, choice = _candidates(ctx)
         value = scores(self.model, features(ctx, moves, choice))
-        best = int(value.argmax())
-        policy = next(i for i, m in enumerate(moves) if (m and m.key) == (choice and choice.key))
+        best, policy = int(value.argmax()), _policy_index(moves, choice)
         m = moves[best] if value[best] > value[policy] + self.margin else choice
         return "pass" if m is None else f"play {m.text}"
 
@@ -312,12 +312,12 @@ class Distilled:
 def screen(path: str, variant: str, deals: int, workers: int, margin: float) -> None:
     from dizhu import arena
 
-    weights = json.loads(Path(path).read_text())
+    model = json.loads(Path(path).read_text())
     original = arena.make_player
 
     def make(name: str, variant: str, seed: Any, budget: float | None = None):
         if name == "distilled":
-            return Distilled(weights, variant, seed, margin)
+            return Distilled(model, variant, seed, margin)
         return original(name, variant, seed, budget)
 
     arena.make_player = make
@@ -344,7 +344,7 @@ def main() -> None:
     f.add_argument("--hidden", type=int, default=0, help="units of the network's hidden layer (0: linear)")
     f.add_argument("--steps", type=int, default=3000, help="the network's training steps")
     s = sub_.add_parser("screen")
-    s.add_argument("weights")
+    s.add_argument("model")
     s.add_argument("--variant", default="duel", choices=["classic", "duel"])
     s.add_argument("--deals", type=int, default=3000)
     s.add_argument("--workers", type=int, default=1)
@@ -355,7 +355,7 @@ def main() -> None:
     elif args.command == "fit":
         fit(args.paths, args.out, args.l2, args.hidden, args.steps)
     else:
-        screen(args.weights, args.variant, args.deals, args.workers, args.margin)
+        screen(args.model, args.variant, args.deals, args.workers, args.margin)
 
 
 if __name__ == "__main__":
