@@ -288,11 +288,15 @@ def test_a_bot_knows_its_variant():
     assert repr(create("normal", "duel")) == "BotPlayer('normal', 'duel')"
 
 
-def test_a_search_out_of_time_plays_the_rule_policys_move():
+def test_a_search_out_of_time_plays_the_rule_policys_move(monkeypatch):
     """The server's wall-clock cap: with no time left, super-hard answers at once with the
     intermediate level's move instead of searching (a pace must never be overrun)."""
-    import time
+    from dizhu.bots import search
 
+    def no_world(*_):
+        raise AssertionError("a world was sampled after the deadline")
+
+    monkeypatch.setattr(search, "sample_world", no_world)  # (counted, not timed: CI machines are noisy)
     checked = 0
     for n in range(30):
         round_ = Round.deal("classic", seed=f"cap{n}")
@@ -300,9 +304,7 @@ def test_a_search_out_of_time_plays_the_rule_policys_move():
         obs = round_.observation(round_.to_act)
         if len(obs["legal_actions"]) < 5:
             continue
-        start = time.perf_counter()
         capped = create("super-hard", "classic", seed=1, time_limit=0.0).decide(obs)
-        assert time.perf_counter() - start < 0.1
         assert capped == create("intermediate", "classic", seed=1).decide(obs)
         checked += 1
     assert checked >= 5
