@@ -540,7 +540,7 @@ def _still_in_race(active: list[int], seen: list[list[float]], weights: list[flo
     total = sum(weights)
     if total <= 0:
         return active
-    n_eff = total * total / sum(w * w for w in weights)
+    n_eff = _effective_worlds(weights, total)
     means = {i: sum(w * v for w, v in zip(weights, seen[i])) / total for i in active}
     leader = max(active, key=lambda i: means[i])
     kept = []
@@ -548,11 +548,24 @@ def _still_in_race(active: list[int], seen: list[list[float]], weights: list[flo
         if i != leader:
             diffs = [a - b for a, b in zip(seen[i], seen[leader])]
             mean = means[i] - means[leader]
-            spread = sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs)) / total
-            if mean + RACE_Z * (spread / n_eff) ** 0.5 < 0:
+            if mean + RACE_Z * _mean_error(weights, diffs, total, mean, n_eff) < 0:
                 continue
         kept.append(i)
     return kept
+
+
+def _effective_worlds(weights: list[float], total: float) -> float:
+    """How many equally weighted worlds the weighted ones are worth (Kish's effective sample size).
+
+    >>> _effective_worlds([1.0, 1.0, 1.0, 1.0], 4.0), _effective_worlds([3.0, 1.0], 4.0)
+    (4.0, 1.6)
+    """
+    return total * total / sum(w * w for w in weights)
+
+
+def _mean_error(weights: list[float], diffs: list[float], total: float, mean: float, n_eff: float) -> float:
+    """The standard error of the weighted ``mean`` of ``diffs``: their weighted spread over ``n_eff``."""
+    return math.sqrt(sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs)) / total / n_eff)
 
 
 def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Solver,
@@ -620,19 +633,23 @@ def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[flo
     (0.0, 0.5, 0.0)
     >>> _group_value([(1.0, [-1.0, 2.0]), (1.0, [1.0, 2.0]), (1.0, [-2.0, 2.0])])  # better in every world
     (2.0, 1.0, 2.0)
+    >>> _group_value([(1.0, [0.0, 3.0]), (1.0, [0.0, 1.0])])  # two worlds: too few to tell
+    (0.0, 0.0, 0.0)
     """
     objective = objective or float
-    total = sum(w for w, _ in rows)
+    weights = [w for w, _ in rows]
+    total = sum(weights)
     if total <= 0:
         return 0.0, 0.0, 0.0  # (no world of the group explains the round at all)
-    n = len(rows)
+    n_eff = _effective_worlds(weights, total)
     scored = [(w, [objective(v) for v in values]) for w, values in rows]
     pick, gain = 0, 0.0
-    for c in range(1, len(rows[0][1]) if n >= 2 else 1):
+    for c in range(1, len(rows[0][1]) if n_eff >= 2 else 1):
         diffs = [values[c] - values[0] for _, values in scored]
-        mean = sum(w * d for (w, _), d in zip(rows, diffs)) / total
-        error = math.sqrt(sum(w * (d - mean) ** 2 for (w, _), d in zip(rows, diffs)) / total / n)
-        if mean > gain and mean > LOOKAHEAD_Z * error and (error > 0 or n >= 8):
+        mean = sum(w * d for w, d in zip(weights, diffs)) / total
+        # A sample's spread understates the worlds' by n / (n - 1): with few worlds, a lot.
+        error = _mean_error(weights, diffs, total, mean, n_eff) * math.sqrt(n_eff / (n_eff - 1))
+        if mean > gain and mean > LOOKAHEAD_Z * error and (error > 0 or n_eff >= 8):
             pick, gain = c, mean
     return (sum(w * values[pick] for w, values in rows) / total,
             sum(w * (values[pick] > 0) for w, values in rows) / total,
