@@ -235,6 +235,28 @@ def test_the_round_shown_is_the_round_of_this_match(make_table):
     assert "Round 1" in table.text("#continue-info")
 
 
+def test_a_new_matchs_ledger_starts_empty(make_table):
+    # The log's ledger of a new match with no round finished listed the whole previous match
+    # (slice(-0) is the whole list), under totals that all read 0.
+    table = make_table(DESKTOP).open()
+    page = table.page
+    table.start("duel", "normal")
+    table.play_round("duel")
+    page.click("[data-ctl=view-table]")
+    with table.progressing():
+        page.click("#menu-btn")
+        page.click("#menu-new-match")
+        page.click("#confirm-yes")
+    table.wait_turn_or_over()
+    for _ in range(2):  # and after a reload
+        page.click("#menu-btn")
+        page.click("#menu-log")
+        table.wait(f"#log-body p:has-text('{translations('en')['log.no_rounds']}')")
+        assert page.locator("#log-body table.ledger").count() == 0
+        page.keyboard.press("Escape")
+        table.reload()
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_rules_contents_are_big_enough_to_tap(make_table, size):
     # The contents' links were lines of small text, 20 px tall.

@@ -49,7 +49,8 @@ export async function matchRounds(api, view) {
   const match = rounds.length ? rounds[rounds.length - 1].match : null;
   // A new match with no round finished yet has no ledger.
   const finishedHere = (view.match_round ?? 1) - (view.observation.phase === 'over' ? 0 : 1);
-  return rounds.filter((r) => r.match === match).slice(-Math.max(0, finishedHere));
+  if (finishedHere <= 0) return []; // (and slice(-0) would be the whole list)
+  return rounds.filter((r) => r.match === match).slice(-finishedHere);
 }
 
 /** Fill `body`: the tricks, then the ledger (null while it loads or could not load). */
