@@ -97,6 +97,18 @@ def test_replay_steps_through_the_round_and_replays_the_deal(make_table):
     table.page.click("#replay-last")
     assert table.text("#replay-caption") in ("The landlord wins.", "The farmers win.")
     table.shot("desktop-en-replay")
+    # The keys still step the replay once a pressed button is disabled at an end (the focus fell
+    # to <body>, outside the dialog whose keys they are).
+    last = table.text("#replay-step")
+    table.page.keyboard.press("ArrowLeft")
+    assert table.text("#replay-step") != last
+    table.page.keyboard.press("End")
+    assert table.text("#replay-step") == last
+    table.page.keyboard.press("Home")
+    assert table.text("#replay-step").startswith("1 /")
+    table.page.keyboard.press("ArrowRight")
+    assert table.text("#replay-step").startswith("2 /")
+    table.page.click("#replay-last")
     table.page.click("#replay-close")
     table.wait("#settle-dialog[open]")  # closing the replay comes back to the results
 

@@ -109,8 +109,15 @@ export class Replay {
     const called = ev && ev.type === 'bid' && ds.seatAct[ev.seat] ? ds.seatAct[ev.seat].called : false;
     $('replay-caption').textContent = ev ? describeEvent(ev, { called, table: ds }) : '';
     $('replay-step').textContent = t('replay.step', { i: this.step + 1, n: this.events.length });
+    const held = this.el.contains(document.activeElement) ? document.activeElement : null;
     $('replay-first').disabled = $('replay-prev').disabled = this.step === 0;
     $('replay-next').disabled = $('replay-last').disabled = this.step === this.events.length - 1;
+    // A pressed button disabled at an end would drop the keyboard to <body>, out of the dialog
+    // whose keys step the replay: it goes to the way back instead.
+    if (held && held.disabled) {
+      const way = ['replay-prev', 'replay-next', 'replay-close'].map((id) => $(id)).find((b) => !b.disabled);
+      way.focus();
+    }
     this.el.dispatchEvent(new CustomEvent('replay-step', { detail: this.step })); // the review follows
     // last, once the caption and the review below have taken their room from the seats' box
     keepInBox($('replay-table'), $('replay-table').querySelector('.replay-seat.acting'));
