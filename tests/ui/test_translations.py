@@ -147,6 +147,16 @@ def test_parameters_match_across_languages(dicts):
             assert fields(dicts[language][key]) == fields(text), f"{language} {key}"
 
 
+def test_every_english_count_has_its_singular(dicts):
+    # A count {n} picks its plural variant (key.one, key.other, ...); an English text counting a
+    # noun without a ".one" read "1 cards" (a puzzle's handicap goal).
+    english = dicts["en"]
+    for key, text in english.items():
+        if re.search(r"\{n\} [a-z]+s\b", text) and not key.endswith(".one"):
+            assert f"{key}.one" in english, key
+            assert not re.search(r"\{n\} [a-z]+s\b", english[f"{key}.one"]), key
+
+
 def test_kinds_are_named_as_players_say_them(dicts):
     # Chinese players call the two jokers 王炸 (火箭 translates the English word) and a trio with
     # a pair 三带二; Japanese players say 3枚組, not the poker term スリーカード.
