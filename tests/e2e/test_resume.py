@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .e2e_support import PHONE_LANDSCAPE, PHONE_PORTRAIT
+from .e2e_support import PHONE_LANDSCAPE, PHONE_PORTRAIT, translations
 
 
 def snapshot(table) -> dict:
@@ -106,3 +106,23 @@ def test_new_game_asks_before_abandoning_a_round(make_table):
     assert "Round 1" in table.text("#info")  # the abandoned round is not a round of the match
     # Nobody scored for the abandoned round.
     assert "0 pts" in table.text("#me-info")
+
+
+def test_a_hint_in_a_tab_the_game_has_left_brings_the_tab_up_to_date(make_table):
+    # Two tabs on one game: the one behind asked for a hint and was advised on the position the
+    # other had moved to, while it still showed its old hand.
+    table = make_table(PHONE_PORTRAIT).open()
+    table.start("classic", "normal")
+    reach_trick_in_progress(table)
+    behind = table.page.context.new_page()
+    behind.goto(table.url)
+    behind.wait_for_selector("body[data-turn=me]")
+    hand = table.hand_ids()
+    with table.progressing():
+        table.play_turn()
+    table.wait_turn_or_over()
+    behind.click("[data-ctl=hint]")
+    behind.wait_for_selector(f"#status:has-text({translations('en')['error.stale']!r})")
+    assert not behind.is_visible("#status.hint")
+    ids = behind.eval_on_selector_all("#hand .hcard", "els => els.map(e => +e.dataset.id)")
+    assert sorted(ids) == sorted(table.hand_ids()) and len(ids) <= len(hand)

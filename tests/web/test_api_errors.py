@@ -397,6 +397,19 @@ def test_a_stale_version_is_refused(client, game, path):
         error_of(game.post(path, {**body, "version": current + 5, "request_id": "new"}), 409, "stale")
 
 
+def test_a_hint_for_a_position_the_game_has_left_is_refused(client, game):
+    # A second tab behind the game asked for advice and got the current position's, while it
+    # showed the old hand: with the version it shows, it is told the game moved on.
+    current = game.view["version"]
+    with Unchanged(client, game):
+        error = error_of(game.post("hint", {"version": current - 1}), 409, "stale")
+        assert error["params"] == {"version": current}
+        error_of(game.post("hint", {"version": current + 1}), 409, "stale")
+        error_of(game.post("hint", {"version": "1"}), 422, "invalid_request")
+    assert game.post("hint", {"version": current}).status_code == 200
+    assert game.post("hint", {}).status_code == 200  # (the version is optional)
+
+
 # ---- the same request twice
 
 

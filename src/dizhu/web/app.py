@@ -246,11 +246,11 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         return _reply(await service.check(game, body))
 
     @app.post("/api/games/{game_id}/hint", response_model=Hint, tags=["play"],
-              responses=_errors(400, 401, 403, 404, 413, 415, 422, 429))
+              responses=_errors(400, 401, 403, 404, 409, 413, 415, 422, 429))
     async def hint(service: Service, game: Game, client: Client,
                    body: Annotated[Optional[HintRequest], Body()] = None) -> Response:
         """A recommended action with its reason.  Applies nothing."""
-        return _reply(await service.hint(game, client))
+        return _reply(await service.hint(game, client, body.version if body else None))
 
     @app.post("/api/games/{game_id}/autoplay", response_model=View, tags=["play"], responses=_WRITE_ERRORS)
     async def autoplay(service: Service, game: Game, body: Step, client: Client) -> Response:

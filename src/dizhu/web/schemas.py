@@ -112,7 +112,11 @@ class Verdict(BaseModel):
 
 
 class HintRequest(_Strict):
-    """The hint takes no parameters."""
+    """Optionally, the position the hint is for."""
+
+    version: Optional[VersionNumber] = Field(
+        default=None, description="The version of the view the player sees: if the game has moved on since, "
+                                  "`409 stale` instead of advice for a position the page does not show.")
 
 
 class Settings(_Strict):

@@ -386,9 +386,11 @@ class GameService:
         record = await self._settle_pending(game.game_id, session, record)
         return Reply(json_bytes(render(record, self._snapshot(session, record), since)))
 
-    async def hint(self, game: GameKey, client: str = "") -> Reply:
+    async def hint(self, game: GameKey, client: str = "", version: int | None = None) -> Reply:
         record, session = await self._open(game)
         record = await self._settle_pending(game.game_id, session, record)
+        if version is not None and version != record.version:
+            raise _stale(record.version)  # (another tab moved the game on: this one shows the past)
         observation = self._snapshot(session, record).observation
         _check_humans_turn(observation)
         suggestion = await self._suggestion(session, record, observation, client, limited=True)

@@ -114,8 +114,8 @@ export class GameApi {
     return call('GET', this.path(`/rounds?offset=${offset}&limit=50`), { token: this.token });
   }
 
-  hint() {
-    return call('POST', this.path('/hint'), { body: {}, token: this.token });
+  hint(version) {
+    return call('POST', this.path('/hint'), { body: { version }, token: this.token });
   }
 
   /** The engine's verdict on an action, applying nothing: {legal, error}. */

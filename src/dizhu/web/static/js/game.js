@@ -445,7 +445,7 @@ export class Game {
     this.render();
     let hint;
     try {
-      hint = await this.api.hint();
+      hint = await this.api.hint(this.view.version);
     } catch (err) {
       this.busy = false;
       await this.handleError(err);
