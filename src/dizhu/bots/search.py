@@ -565,7 +565,7 @@ def _effective_worlds(weights: list[float], total: float) -> float:
 
 def _mean_error(weights: list[float], diffs: list[float], total: float, mean: float, n_eff: float) -> float:
     """The standard error of the weighted ``mean`` of ``diffs``: their weighted spread over ``n_eff``."""
-    return math.sqrt(sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs)) / total / n_eff)
+    return (sum(w * (d - mean) ** 2 for w, d in zip(weights, diffs)) / total / n_eff) ** 0.5
 
 
 def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Solver,
@@ -633,8 +633,10 @@ def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[flo
     (0.0, 0.5, 0.0)
     >>> _group_value([(1.0, [-1.0, 2.0]), (1.0, [1.0, 2.0]), (1.0, [-2.0, 2.0])])  # better in every world
     (2.0, 1.0, 2.0)
-    >>> _group_value([(1.0, [0.0, 3.0]), (1.0, [0.0, 1.0])])  # two worlds: too few to tell
+    >>> _group_value([(1.0, [0.0, 3.0]), (1.0, [0.0, 0.9])])  # two worlds: too few to tell
     (0.0, 0.0, 0.0)
+    >>> _group_value([(0.1, [0.0, 1.0])] * 8)  # the same gain in 8 worlds
+    (1.0, 1.0, 1.0)
     """
     objective = objective or float
     weights = [w for w, _ in rows]
@@ -644,12 +646,13 @@ def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[flo
     n_eff = _effective_worlds(weights, total)
     scored = [(w, [objective(v) for v in values]) for w, values in rows]
     pick, gain = 0, 0.0
-    for c in range(1, len(rows[0][1]) if n_eff >= 2 else 1):
+    slack = 1e-9  # (8 equal weights of 0.1 make 7.999999999999997 worlds)
+    for c in range(1, len(rows[0][1]) if n_eff >= 2 - slack else 1):
         diffs = [values[c] - values[0] for _, values in scored]
         mean = sum(w * d for w, d in zip(weights, diffs)) / total
         # A sample's spread understates the worlds' by n / (n - 1): with few worlds, a lot.
         error = _mean_error(weights, diffs, total, mean, n_eff) * math.sqrt(n_eff / (n_eff - 1))
-        if mean > gain and mean > LOOKAHEAD_Z * error and (error > 0 or n_eff >= 8):
+        if mean > gain and mean > LOOKAHEAD_Z * error and (error > 0 or n_eff >= 8 - slack):
             pick, gain = c, mean
     return (sum(w * values[pick] for w, values in rows) / total,
             sum(w * (values[pick] > 0) for w, values in rows) / total,
