@@ -193,6 +193,29 @@ def test_the_keyboard_is_never_left_on_the_page_itself(make_table):
     page.wait_for_selector("#settle-dialog[open]", state="detached")
     page.wait_for_timeout(50)
     assert page.evaluate("document.activeElement.dataset.ctl") == "next-round", page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
+    # The next round, by the table's button and then by the results' own: the keyboard lands on
+    # the hand (the pressed button was hidden with the focus on it, and the focus fell to <body>
+    # until the player's first key).
+    for _ in range(2):
+        with table.progressing():
+            page.keyboard.press("Enter")
+        table.wait("body:not([data-phase=over])")
+        page.wait_for_function("() => document.activeElement.id === 'hand'")
+        table.play_round("classic")
+        assert page.evaluate("document.activeElement.dataset.ctl") == "another-round"
+    # The auto-play interval's arrows step through its choices; the first one sent the keyboard
+    # to the hand, whose next arrow picked a card.
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => document.activeElement.dataset.ctl === 'next-round'")
+    with table.progressing():
+        page.keyboard.press("Enter")
+    table.to_my_play_turn()
+    page.focus("[data-ctl=interval]")
+    first = page.eval_on_selector("[data-ctl=interval]", "s => s.selectedIndex")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.ctl") == "interval"
+    assert page.eval_on_selector("[data-ctl=interval]", "s => s.selectedIndex") == first + 2
 
 
 def test_keyboard_selects_and_plays(make_table):

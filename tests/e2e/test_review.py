@@ -71,6 +71,8 @@ def test_a_round_is_reviewed_with_marks_on_a_timeline_and_steps_by_keyboard(make
     table.page.keyboard.press("Escape")
     table.wait("#settle-dialog[open]")
     assert table.page.locator("#review").count() == 0
+    # on the button that opened the review (it was the replay's, one Enter from the wrong view)
+    assert table.page.evaluate("document.activeElement.dataset.ctl") == "review"
     table.page.click("[data-ctl=review]")
     table.wait("#replay[data-review=done]", timeout=5_000)
 

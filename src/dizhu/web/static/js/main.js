@@ -93,9 +93,17 @@ function focusHand() {
   if (untouched()) return;
   // The round over, the hand is empty: the way on takes the keyboard (the empty hand drew a
   // focus box across the screen, over nothing).
-  const next = game && game.ds && game.ds.phase === 'over' ? $('controls').querySelector('[data-ctl=next-round]') : null;
-  if (next && next.offsetParent) next.focus({ preventScroll: true });
-  else hand.el.focus({ preventScroll: true });
+  if (game && game.ds && game.ds.phase === 'over') {
+    // The next round on its way, that button is about to go: the new round's first drawing
+    // gives the keyboard to the hand (afterRender).
+    if (game.busy) return;
+    const next = $('controls').querySelector('[data-ctl=next-round]');
+    if (next && next.offsetParent) {
+      next.focus({ preventScroll: true });
+      return;
+    }
+  }
+  hand.el.focus({ preventScroll: true });
 }
 
 /**
@@ -290,13 +298,13 @@ async function showSettlement() {
       replay: async () => {
         const shown = await theReplay();
         dialog.close();
-        shown.show(game.seating, game.roundEvents(), backToResults);
+        shown.show(game.seating, game.roundEvents(), () => backToResults('replay'));
       },
       review: async () => {
         if (!review) review = new (await lazy.review()).ReviewPanel(await theReplay());
         dialog.close();
         review.open({ api: game.api, seating: game.seating, events: game.roundEvents(), number: game.view.round_number,
-                      onClose: backToResults });
+                      onClose: () => backToResults('review') });
       },
       close: () => dialog.close(),
       anotherRound: async () => {
@@ -333,9 +341,9 @@ async function theReplay() {
 }
 
 /** Closing the replay (or the review) comes back to the results, on the button that opened it. */
-async function backToResults() {
+async function backToResults(opener) {
   await showSettlement();
-  const back = $('settle-body').querySelector('[data-ctl=replay]');
+  const back = $('settle-body').querySelector(`[data-ctl=${opener}]`);
   if (back) back.focus({ preventScroll: true });
 }
 
@@ -526,7 +534,7 @@ function theTable() {
         sort: () => { game.cycleSort(); focusHand(); },
         bid: (action) => game.bid(action),
         autoToggle: () => { game.toggleAuto(); focusHand(); },
-        interval: (ms) => { game.setInterval(ms); focusHand(); },
+        interval: (ms) => game.setInterval(ms), // (the select keeps the keys: its arrows step it)
         results: () => showSettlement(),
         next: async () => {
           if (game.view.match_over) await game.newMatch();
@@ -537,10 +545,12 @@ function theTable() {
       game = new Game({
         hand,
         controls,
-        // A control that vanished (a bid, Play once the turn is over, New game)
-        // would leave the keyboard on <body>: it goes back to the hand.
+        // A control that vanished (a bid, Play once the turn is over, Another round) would leave
+        // the keyboard on <body>, or on a hidden button until the browser notices: it goes back
+        // to the hand.
         afterRender: () => {
-          if (!document.activeElement || document.activeElement === document.body) focusHand();
+          const el = document.activeElement;
+          if (!el || el === document.body || el.disabled || !el.getClientRects().length) focusHand();
         },
         // auto-play waits while a dialog is open; a round that ends behind one shows its results
         // once the dialog closes

@@ -90,6 +90,23 @@ function back() {
   progress.open = null;
   saveProgress();
   home();
+  $('puzzles-btn')?.focus({ preventScroll: true }); // back on the button that opened the puzzles
+}
+
+/**
+ * Draw the screen anew with `draw`, the keyboard on the same control again (by its id, or a card's
+ * or a puzzle's id): each press redraws the screen, which dropped the focus to <body>. True when
+ * the control pressed is there to take it back; false when it is gone or cannot take it.
+ */
+function keepingFocus(draw) {
+  const el = document.activeElement;
+  const inside = el && el !== document.body && screen().contains(el);
+  const key = !inside ? null : el.id ? `#${el.id}` : el.dataset.id ? `[data-id="${el.dataset.id}"]` : null;
+  draw();
+  const again = key && screen().querySelector(key);
+  if (!again || again.disabled || !again.getClientRects().length) return inside ? null : false;
+  again.focus({ preventScroll: true });
+  return true;
 }
 
 /** Open the list of puzzles (the first press of the button, before the module was loaded). */
@@ -102,6 +119,7 @@ async function openList() {
   state = null;
   if (!list) list = (await call('GET', '/api/puzzles')).puzzles;
   renderList();
+  screen().querySelector('.pz-tabs [aria-selected=true]')?.focus({ preventScroll: true });
 }
 
 function renderList() {
@@ -117,7 +135,7 @@ function renderList() {
   const tabs = h('div', { class: 'pz-tabs', role: 'tablist' },
     ['classic', 'duel'].map((v) => h('button', {
       type: 'button', class: `btn${v === variant ? ' primary' : ''}`, role: 'tab', 'aria-selected': String(v === variant),
-      text: t(`variant.${v}`), on: { click: () => { progress.variant = v; saveProgress(); renderList(); } },
+      id: `pz-tab-${v}`, text: t(`variant.${v}`), on: { click: () => { progress.variant = v; saveProgress(); keepingFocus(renderList); } },
     })));
   const sections = LEVELS.map((level) => {
     const items = mine.filter((p) => p.difficulty === level);
@@ -160,8 +178,9 @@ function drawNew() {
   selected = new Set();
   explanation = null;
   remember();
-  renderBoard();
+  const kept = keepingFocus(renderBoard);
   if (state.status !== 'playing') $(state.status === 'solved' ? 'pz-next' : 'pz-again')?.focus({ preventScroll: true });
+  else if (kept === null) $('pz-hand').querySelector('.pz-card')?.focus({ preventScroll: true }); // a new position: its hand
 }
 
 function remember() {
@@ -233,7 +252,7 @@ function renderBoard() {
     idsForNotation(state.hands[state.seat]).map((id) => h('button', {
       type: 'button', class: `pz-card${selected.has(id) ? ' selected' : ''}`, 'aria-pressed': String(selected.has(id)),
       disabled: !playing, dataset: { id: String(id) },
-      on: { click: () => { if (selected.has(id)) selected.delete(id); else selected.add(id); renderBoard(); } },
+      on: { click: () => { if (selected.has(id)) selected.delete(id); else selected.add(id); keepingFocus(renderBoard); } },
     }, cardFace(id))));
   const canPass = playing && state.legal_actions.includes('pass');
   // once over, the moves' buttons go (greyed out, they only crowded the way on)
@@ -342,7 +361,7 @@ async function hint() {
       if (id !== undefined) selected.add(id);
     }
   }
-  renderBoard();
+  keepingFocus(renderBoard);
   status([t('puzzle.hint_is'), ' ', actionChips(action)]);
 }
 
@@ -355,7 +374,7 @@ async function solution() {
     return;
   }
   explanation = answer.from_here || answer.from_start;
-  renderBoard();
+  keepingFocus(renderBoard);
   $('pz-explain')?.scrollIntoView({ block: 'nearest' });
 }
 
@@ -379,8 +398,8 @@ export async function initPuzzles({ goHome }) {
   $('puzzles-btn')?.addEventListener('click', () => openList().catch(() => {}));
   onLanguageChange(() => {
     if (screen().hidden) return;
-    if (state) renderBoard();
-    else if (list) renderList();
+    if (state) keepingFocus(renderBoard);
+    else if (list) keepingFocus(renderList);
   });
   if (progress.open) {
     try {
