@@ -63,6 +63,17 @@ def test_a_round_is_reviewed_with_marks_on_a_timeline_and_steps_by_keyboard(make
     table.page.keyboard.press("]")
     table.wait("#review .review-mark.current[data-decision='1']")
     assert table.text("#replay-step") != step
+    # Enter on "next decision" up to the last: the keyboard then holds "previous decision" (it went
+    # to the replay's next step, and further Enters stepped the replay instead)
+    table.page.focus("#review [data-ctl=review-next]")
+    for _ in range(count):
+        if table.page.is_disabled("#review [data-ctl=review-next]"):
+            break
+        current = table.page.get_attribute("#review .review-mark.current", "data-decision")
+        table.page.keyboard.press("Enter")
+        table.wait(f"#review .review-mark.current:not([data-decision='{current}'])")
+    assert table.page.get_attribute("#review .review-mark.current", "data-decision") == str(count - 1)
+    assert table.page.evaluate("document.activeElement.dataset.ctl") == "review-prev"
     marks.nth(0).focus()
     table.page.keyboard.press("Enter")
     table.wait("#review .review-mark.current[data-decision='0']")

@@ -149,7 +149,13 @@ export class ReviewPanel {
     this.draw();
     const target = again && this.panel.querySelector(again);
     if (target && !target.disabled) target.focus();
-    else if (focused) this.replay.el.querySelector('#replay-next').focus();
+    else if (focused) {
+      // The last (first) decision reached, its button is disabled: the way back among the
+      // decisions, rather than the replay's step by step.
+      const way = ['review-prev', 'review-next'].map((ctl) => this.panel.querySelector(`[data-ctl=${ctl}]`))
+        .find((b) => b && !b.disabled);
+      (way || this.replay.el.querySelector('#replay-next')).focus();
+    }
   }
 
   draw() {
