@@ -223,6 +223,10 @@ ROW_SIZES = """(els) => {
 }"""
 
 # In the page: how many lines the text of ``el`` takes.
+# What holds the keyboard: its id, else its control's name (data-ctl), else its card's or puzzle's
+# id, else its tag ("BODY": nothing).
+FOCUSED = "() => { const el = document.activeElement; return el.id || el.dataset.ctl || el.dataset.id || el.tagName; }"
+
 TEXT_LINES = """(el) => {
   const range = document.createRange();
   range.selectNodeContents(el);

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT, deal_where_i_bid_first, translations
+from .e2e_support import DESKTOP, FOCUSED, PHONE_PORTRAIT, deal_where_i_bid_first, translations
 
 
 def unrelated_pair(table) -> list[int]:
@@ -176,23 +176,25 @@ def test_the_keyboard_is_never_left_on_the_page_itself(make_table):
     # went to the empty hand, a box around nothing.
     table = make_table(DESKTOP).open()
     page = table.page
+
+    def enter(screen: str) -> None:
+        page.keyboard.press("Enter")
+        table.wait(f"body[data-screen={screen}]")
+
     table.wait("body[data-screen=start]")
     page.focus("#start-btn")
-    page.keyboard.press("Enter")
-    table.wait("body[data-screen=table]")
-    assert page.evaluate("document.activeElement.id") == "hand"
+    enter("table")
+    assert page.evaluate(FOCUSED) == "hand"
     page.click("#menu-btn")
     page.click("#menu-home")
     table.wait("body[data-screen=start]")
-    assert page.evaluate("document.activeElement.id") == "continue-btn"
-    page.keyboard.press("Enter")
-    table.wait("body[data-screen=table]")
-    assert page.evaluate("document.activeElement.id") == "hand"
+    assert page.evaluate(FOCUSED) == "continue-btn"
+    enter("table")
+    assert page.evaluate(FOCUSED) == "hand"
     table.play_round("classic")
     page.keyboard.press("Escape")  # the results closed: the table, the round over
     page.wait_for_selector("#settle-dialog[open]", state="detached")
-    page.wait_for_timeout(50)
-    assert page.evaluate("document.activeElement.dataset.ctl") == "next-round", page.evaluate("document.activeElement.outerHTML.slice(0, 200)")
+    page.wait_for_function(f"() => ({FOCUSED})() === 'next-round'")
     # The next round, by the table's button and then by the results' own: the keyboard lands on
     # the hand (the pressed button was hidden with the focus on it, and the focus fell to <body>
     # until the player's first key).
@@ -200,13 +202,13 @@ def test_the_keyboard_is_never_left_on_the_page_itself(make_table):
         with table.progressing():
             page.keyboard.press("Enter")
         table.wait("body:not([data-phase=over])")
-        page.wait_for_function("() => document.activeElement.id === 'hand'")
+        page.wait_for_function(f"() => ({FOCUSED})() === 'hand'")
         table.play_round("classic")
-        assert page.evaluate("document.activeElement.dataset.ctl") == "another-round"
+        assert page.evaluate(FOCUSED) == "another-round"
     # The auto-play interval's arrows step through its choices; the first one sent the keyboard
     # to the hand, whose next arrow picked a card.
     page.keyboard.press("Escape")
-    page.wait_for_function("() => document.activeElement.dataset.ctl === 'next-round'")
+    page.wait_for_function(f"() => ({FOCUSED})() === 'next-round'")
     with table.progressing():
         page.keyboard.press("Enter")
     table.to_my_play_turn()
@@ -214,7 +216,7 @@ def test_the_keyboard_is_never_left_on_the_page_itself(make_table):
     first = page.eval_on_selector("[data-ctl=interval]", "s => s.selectedIndex")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
-    assert page.evaluate("document.activeElement.dataset.ctl") == "interval"
+    assert page.evaluate(FOCUSED) == "interval"
     assert page.eval_on_selector("[data-ctl=interval]", "s => s.selectedIndex") == first + 2
 
 

@@ -8,7 +8,7 @@ from dizhu.moves import moves_from_counts
 from dizhu.puzzles import load
 from dizhu.puzzles.grade import action_text
 
-from .e2e_support import DESKTOP, PHONE_PORTRAIT, ROW_SIZES, TEXT_LINES, translations
+from .e2e_support import DESKTOP, FOCUSED, PHONE_PORTRAIT, ROW_SIZES, TEXT_LINES, translations
 
 SIZES = {"desktop": DESKTOP, "phone": PHONE_PORTRAIT}
 
@@ -249,9 +249,6 @@ def test_the_hand_and_its_buttons_are_on_screen_on_a_landscape_phone(make_table,
             assert 0 <= b["top"] and b["bottom"] <= viewport["height"] and b["right"] <= viewport["width"], (selector, b)
 
 
-ACTIVE = "() => { const el = document.activeElement; return el.id || el.dataset.id || el.tagName; }"
-
-
 def test_a_puzzle_solved_with_the_keyboard_alone(make_table):
     # Every press redrew the board and dropped the keyboard to <body>: a second card, the hint or
     # the next move each needed the Tab key from the page's top again.
@@ -262,11 +259,11 @@ def test_a_puzzle_solved_with_the_keyboard_alone(make_table):
     page.focus("#puzzles-btn")
     page.keyboard.press("Enter")
     table.wait("body[data-screen=puzzles][data-puzzle=list]")
-    assert page.evaluate(ACTIVE) == "pz-tab-classic"  # the list opens on its tabs
+    assert page.evaluate(FOCUSED) == "pz-tab-classic"  # the list opens on its tabs
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")  # the duel's tab, and back: the tab keeps the keyboard
     table.wait("#pz-tab-duel[aria-selected=true]")
-    assert page.evaluate(ACTIVE) == "pz-tab-duel"
+    assert page.evaluate(FOCUSED) == "pz-tab-duel"
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Enter")
     table.wait("#pz-tab-classic[aria-selected=true]")
@@ -280,22 +277,22 @@ def test_a_puzzle_solved_with_the_keyboard_alone(make_table):
         page.focus("#pz-hint")
         page.keyboard.press("Enter")
         table.wait("#pz-status .chips, #pz-status .pz-pass")
-        assert page.evaluate(ACTIVE) == "pz-hint"
+        assert page.evaluate(FOCUSED) == "pz-hint"
         picked = page.eval_on_selector_all(".pz-card.selected", "els => els.map(e => e.dataset.id)")
         if picked:
             # a card pressed twice by Enter: picked, then put back, the keyboard on it throughout
             page.focus(f".pz-card[data-id='{picked[0]}']")
             page.keyboard.press("Enter")
             page.keyboard.press("Enter")
-            assert page.evaluate(ACTIVE) == picked[0]
+            assert page.evaluate(FOCUSED) == picked[0]
             assert page.is_visible(f".pz-card.selected[data-id='{picked[0]}']")
         page.focus("#pz-play" if picked else "#pz-pass")
         page.keyboard.press("Enter")
         table.wait(f"body[data-puzzle^='{puzzle.id}:'][data-puzzle$=':{n + 1}']")
         if page.get_attribute("body", "data-puzzle").split(":")[1] == "playing":
-            assert page.evaluate(ACTIVE) not in ("BODY", None)
+            assert page.evaluate(FOCUSED) not in ("BODY", None)
     assert page.get_attribute("body", "data-puzzle").startswith(f"{puzzle.id}:solved:")
-    assert page.evaluate(ACTIVE) == "pz-next"
+    assert page.evaluate(FOCUSED) == "pz-next"
     page.keyboard.press("Enter")  # the next puzzle opens on its hand
     table.wait(f"body[data-puzzle$=':playing:0']:not([data-puzzle^='{puzzle.id}:'])")
     assert page.evaluate("document.activeElement.classList.contains('pz-card')")
@@ -304,4 +301,4 @@ def test_a_puzzle_solved_with_the_keyboard_alone(make_table):
     table.wait("body[data-puzzle=list]")
     page.keyboard.press("Enter")
     table.wait("body[data-screen=start]")
-    assert page.evaluate(ACTIVE) == "puzzles-btn"
+    assert page.evaluate(FOCUSED) == "puzzles-btn"
