@@ -38,8 +38,10 @@ def server(tmp_path_factory) -> Iterator[str]:
         [sys.executable, "-m", "dizhu.cli", "serve", "--port", str(port), "--data-dir", str(data),
          "--workers", "1", "--no-access-log", "--log-level", "warning",
          # Every test's browser comes from this one address: the per-address limits on new games and
-         # rounds would add up across the package (they are tested through the API).
-         "--create-limit", "0", "--round-limit", "0",
+         # rounds would add up across the package; and the tables' helpers answer each play through
+         # the hint at machine speed, past a game's hint limit within a few rounds (all three are
+         # tested through the API).
+         "--create-limit", "0", "--round-limit", "0", "--hint-limit", "0",
          # Reviews at a small budget: the browser test checks the review's screens, not its depth.
          "--review-limit", "0", "--review-budget", "0.02"],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
