@@ -78,6 +78,18 @@ export function replace(parent, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 
+/** Whether `el` can hold the keyboard: it is drawn and not disabled. */
+export function canTakeFocus(el) {
+  return !!el && !el.disabled && el.getClientRects().length > 0;
+}
+
+/** Give the keyboard to the first of `els` that can take it (none: it stays where it is). */
+export function focusFirst(els) {
+  const el = els.find(canTakeFocus);
+  if (el) el.focus({ preventScroll: true });
+  return !!el;
+}
+
 /**
  * The values offered for a choice of the start screen ('variant', 'level'):
  * its radio buttons in index.html are the one list of them.

@@ -2,7 +2,7 @@
 // and resumes a saved game (a reload, a rotation or a reopened tab lands back
 // on the same table).
 
-import { $, h, replace, choices } from './dom.js';
+import { $, canTakeFocus, h, replace, choices } from './dom.js';
 import { GameApi, ApiError } from './api.js';
 import { LANGUAGES, setLanguage, language, onLanguageChange, t } from './i18n.js';
 import { playerLanguage } from './prefetch.js';
@@ -550,7 +550,7 @@ function theTable() {
         // to the hand.
         afterRender: () => {
           const el = document.activeElement;
-          if (!el || el === document.body || el.disabled || !el.getClientRects().length) focusHand();
+          if (!el || el === document.body || !canTakeFocus(el)) focusHand();
         },
         // auto-play waits while a dialog is open; a round that ends behind one shows its results
         // once the dialog closes

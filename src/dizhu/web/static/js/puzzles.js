@@ -5,7 +5,7 @@
 // which puzzles are solved: in localStorage, written after every accepted move,
 // so a reload lands back on the same position.
 
-import { $, h, replace, svgPath, useStyle } from './dom.js';
+import { $, focusFirst, h, replace, svgPath, useStyle } from './dom.js';
 import { t, onLanguageChange, usePart } from './i18n.js';
 import { idsForNotation, notationOf, rankOf, ranksOfNotation } from './cards.js';
 import { cardFace } from './cardview.js';
@@ -103,9 +103,7 @@ function keepingFocus(draw) {
   const inside = el && el !== document.body && screen().contains(el);
   const key = !inside ? null : el.id ? `#${el.id}` : el.dataset.id ? `[data-id="${el.dataset.id}"]` : null;
   draw();
-  const again = key && screen().querySelector(key);
-  if (!again || again.disabled || !again.getClientRects().length) return inside ? null : false;
-  again.focus({ preventScroll: true });
+  if (!focusFirst([key && screen().querySelector(key)])) return inside ? null : false;
   return true;
 }
 

@@ -2,7 +2,7 @@
 // up (the settle event reveals the starting hands), each seat's latest action,
 // and a caption for the step. Arrow keys, Home/End and the buttons move.
 
-import { $, h, replace, useStyle } from './dom.js';
+import { $, focusFirst, h, replace, useStyle } from './dom.js';
 import { cardRow, cardFace, cardBack } from './cardview.js';
 import { foldEvents, lastDealIndex } from './tablestate.js';
 import { playOrder } from './cards.js';
@@ -114,10 +114,7 @@ export class Replay {
     $('replay-next').disabled = $('replay-last').disabled = this.step === this.events.length - 1;
     // A pressed button disabled at an end would drop the keyboard to <body>, out of the dialog
     // whose keys step the replay: it goes to the way back instead.
-    if (held && held.disabled) {
-      const way = ['replay-prev', 'replay-next', 'replay-close'].map((id) => $(id)).find((b) => !b.disabled);
-      way.focus();
-    }
+    if (held && held.disabled) focusFirst(['replay-prev', 'replay-next', 'replay-close'].map((id) => $(id)));
     this.el.dispatchEvent(new CustomEvent('replay-step', { detail: this.step })); // the review follows
     // last, once the caption and the review below have taken their room from the seats' box
     keepInBox($('replay-table'), $('replay-table').querySelector('.replay-seat.acting'));

@@ -4,7 +4,7 @@
 // every card face up. The server computes it; this module asks for it, shows
 // the progress, and follows the replay's steps.
 
-import { h, replace, svgPath, useStyle } from './dom.js';
+import { focusFirst, h, replace, svgPath, useStyle } from './dom.js';
 import { lastDealIndex } from './tablestate.js';
 import { actionLabel, figure as formatFigure, hintParts, labelled, signed, spacedAfter } from './format.js';
 import { t, usePart } from './i18n.js';
@@ -147,14 +147,11 @@ export class ReviewPanel {
     const again = focused && (focused.dataset.decision !== undefined ? `[data-decision="${focused.dataset.decision}"]`
       : focused.dataset.ctl ? `[data-ctl="${focused.dataset.ctl}"]` : null);
     this.draw();
-    const target = again && this.panel.querySelector(again);
-    if (target && !target.disabled) target.focus();
-    else if (focused) {
-      // The last (first) decision reached, its button is disabled: the way back among the
-      // decisions, rather than the replay's step by step.
-      const way = ['review-prev', 'review-next'].map((ctl) => this.panel.querySelector(`[data-ctl=${ctl}]`))
-        .find((b) => b && !b.disabled);
-      (way || this.replay.el.querySelector('#replay-next')).focus();
+    // The last (first) decision reached, its button is disabled: the way back among the
+    // decisions, rather than the replay's step by step.
+    if (focused) {
+      focusFirst([again && this.panel.querySelector(again), ...['review-prev', 'review-next']
+        .map((ctl) => this.panel.querySelector(`[data-ctl=${ctl}]`)), this.replay.el.querySelector('#replay-next')]);
     }
   }
 
