@@ -91,7 +91,16 @@ def test_illegal_action_raises_and_changes_nothing():
     before = env.round.to_json()
     with pytest.raises(ValueError, match="not legal"):
         env.step(0)  # the landlord leads: it may not pass
+    with pytest.raises(ValueError, match="not None"):
+        env.step(None)  # None is for an agent already out of the round (PettingZoo's dead step)
     assert env.round.to_json() == before
+
+
+def test_an_unknown_render_mode_is_refused_by_both_environments():
+    with pytest.raises(ValueError, match="render mode"):
+        DizhuEnv("classic", render_mode="bogus")
+    with pytest.raises(ValueError, match="render mode"):
+        SeatEnv("classic", render_mode="bogus")
 
 
 def test_encoding_blocks():
@@ -138,7 +147,7 @@ def test_observation_does_not_depend_on_hidden_cards(variant):
         hands, bottom, undealt = _hidden_swap(r, seat, rng)
 
         def replay(h, b, u):
-            x = Round.from_deal(variant, h, b, r.first, u)
+            x = Round.from_deal(variant, h, b, r.first, u, redeal_seed=f"env-swap-{n}")  # one suit order
             t = Table(x)
             for s, text, ids in log:
                 t.apply(s, Action.parse(text, variant) if ids is None

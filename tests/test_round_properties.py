@@ -7,6 +7,7 @@ import pytest
 
 from dizhu import CLASSIC, DUEL, Action, Card, Round
 from dizhu.game import RandomPlayer, play_round
+from dizhu.game.deal import suit_priorities
 
 VARIANTS = [CLASSIC, DUEL]
 IDS = ["classic", "duel"]
@@ -152,9 +153,10 @@ def test_observation_never_depends_on_hidden_cards(variant):
             continue
         seat = rng.randrange(variant.players)
         hands, bottom, undealt = _hidden_swap(r, seat, rng)
+        # one secret for both, so a play named by its ranks takes the same suits in each
         original = Round.from_deal(variant, [list(h) for h in _initial_hands(r)], list(r.bottom),
-                                   r.first, list(r.undealt))
-        swapped = Round.from_deal(variant, hands, bottom, r.first, undealt)
+                                   r.first, list(r.undealt), redeal_seed=f"hide-{n}")
+        swapped = Round.from_deal(variant, hands, bottom, r.first, undealt, redeal_seed=f"hide-{n}")
         for s, text, ids in log:
             for target in (original, swapped):
                 if ids is None:
@@ -186,3 +188,66 @@ def test_random_player_drives_a_round():
     r = Round.deal("duel", seed=3)
     result = play_round(r, [RandomPlayer(1), RandomPlayer(2)])
     assert result is r.result and r.phase == "over"
+
+
+def _picks(r, seat, action):
+    """Apply ``action``; for each rank it played that left the seat a choice of suits,
+    (the ids of that rank it held, the ids it played)."""
+    held = {}
+    for c in r.hand(seat):
+        held.setdefault(c.rank, []).append(c.id)
+    r.apply(seat, action)
+    last = r.events[-1]
+    if last["type"] != "play":
+        return []
+    out = []
+    for ids in held.values():
+        picked = sorted(i for i in last["cards"] if i in ids)
+        if 0 < len(picked) < len(ids):
+            out.append((sorted(ids), picked))
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+def test_a_play_named_by_its_ranks_does_not_tell_which_suits_the_seat_kept(variant):
+    # Lowest ids first told the table that the seat held none of the lower suits: a computer
+    # that played the 7 of clubs held neither the 7 of spades nor of hearts (a review found 56
+    # certain deductions of the other computer's cards in 10 classic rounds through the API,
+    # and 41 of the duel's undealt cards in 10 duel rounds).
+    plays = lowest = 0
+    for n in range(120):
+        r = Round.deal(variant, seed=f"suits-{n}")
+        players = [RandomPlayer(seed=n * 10 + s) for s in range(variant.players)]
+        choices = []
+        while r.result is None:
+            seat = r.to_act
+            choices += _picks(r, seat, players[seat].decide(r.observation(seat)))
+        # the deal's secret order, which anyone can check once the code is revealed
+        order = suit_priorities(r.deal_code, sum(e["type"] == "redeal" for e in r.events))
+        for held, picked in choices:
+            plays += 1
+            lowest += picked == held[: len(picked)]
+            assert picked == sorted(sorted(held, key=order.__getitem__)[: len(picked)])
+    assert plays > 200
+    assert 0.2 < lowest / plays < 0.8
+
+
+def test_a_round_saved_before_the_suits_were_keyed_replays_as_it_was_played():
+    r = Round.deal("classic", seed="old-save")
+    rng = random.Random(1)
+    while r.result is None:
+        r.apply(r.to_act, rng.choice(r.legal_actions()))
+    data = json.loads(r.to_json())
+    actions, data["actions"] = data["actions"], []
+    del data["source"]["suits"]
+    old = Round.from_json(data)
+    choices = 0
+    for seat, text, ids in actions:
+        assert ids is None
+        for held, picked in _picks(old, seat, text):
+            choices += 1
+            assert picked == held[: len(picked)]  # the lowest ids, as such a round was played
+    assert choices >= 5
+    assert [e for e in old.events if e["type"] == "play"] != [e for e in r.events if e["type"] == "play"]
+    assert "suits" not in json.loads(old.to_json())["source"]
+    assert Round.from_json(old.to_json()).events == old.events

@@ -18,6 +18,15 @@ reproduce it:
 - hands are dealt in blocks: seat 0 takes the first 17 cards, seat 1 the
   next 17, ..., then the bottom 3, then (duel) the 9 undealt cards.
 
+Suits do not count in the rules, so an action that names only ranks (``play
+77``, as the computers play) leaves the round to pick which of the seat's
+cards go.  Lowest ids first would tell the table that the seat holds none of
+the lower suits; instead each card has a secret priority for the deal, the
+first 8 bytes (big-endian) of SHA-256 of ``"dizhu-suits|<code>|<deal
+number>|<card id>"``, and the cards of each rank go lowest priority first
+(:func:`suit_priorities`).  Until the code is revealed the cards played say
+nothing of the suits still hidden; after, anyone can check them too.
+
 >>> code = "classic-0123456789abcdef"
 >>> deal = deal_cards(code, 0)
 >>> [len(h) for h in deal.hands], len(deal.bottom), deal.first in (0, 1, 2)
@@ -37,7 +46,7 @@ from dataclasses import dataclass
 from ..cards import Card, deck as full_deck
 from ..variants import Variant, get_variant
 
-__all__ = ["Deal", "deal_cards", "new_deal_code", "commitment", "parse_deal_code"]
+__all__ = ["Deal", "deal_cards", "new_deal_code", "commitment", "parse_deal_code", "suit_priorities"]
 
 
 @dataclass(frozen=True)
@@ -109,3 +118,16 @@ def deal_cards(code: str, number: int = 0) -> Deal:
     bottom = tuple(sorted(deck[dealt : dealt + variant.bottom_size]))
     undealt = tuple(sorted(deck[dealt + variant.bottom_size :]))
     return Deal(hands, bottom, undealt, first)
+
+
+def suit_priorities(code: str, number: int = 0) -> list[int]:
+    """Each card id's secret priority in deal number ``number`` of this code (see above),
+    indexed by id over the whole 54-card deck.
+
+    >>> p = suit_priorities("classic-0123456789abcdef")
+    >>> len(p), len(set(p)) == len(p), p == suit_priorities("classic-0123456789abcdef", 1)
+    (54, True, False)
+    """
+    parse_deal_code(code)
+    return [int.from_bytes(hashlib.sha256(f"dizhu-suits|{code}|{number}|{card_id}".encode()).digest()[:8], "big")
+            for card_id in range(len(full_deck()))]

@@ -61,7 +61,7 @@ from ..moves import moves_from_counts
 from ..rules import has_won, next_seat, settle, trick_over
 from ..variants import Variant, get_variant
 from .actions import PASS, Action, play_action
-from .deal import Deal, commitment, deal_cards, new_deal_code, parse_deal_code
+from .deal import Deal, commitment, deal_cards, new_deal_code, parse_deal_code, suit_priorities
 from .events import (
     BidEvent,
     DealEvent,
@@ -79,6 +79,9 @@ from .observation import Observation
 __all__ = ["Round", "Result", "FORMAT_VERSION", "check_answer"]
 
 FORMAT_VERSION = 1
+#: ``source["suits"]``: a play named by its ranks takes the seat's cards in the deal's secret suit
+#: order (:func:`~dizhu.game.deal.suit_priorities`); rounds saved without it took the lowest ids.
+KEYED = "keyed"
 BIDDING, PLAYING, OVER = "bidding", "playing", "over"
 
 
@@ -136,6 +139,7 @@ class Round:
         self._event_json: list[dict[str, Any]] = []
         self._redeal_code = ""
         self._legal: list[Action] | None = None
+        self._priority: list[int] | None = None  # the deal's suit priorities, once needed
 
     @classmethod
     def deal(cls, variant: "str | Variant" = "classic", seed: "str | int | None" = None) -> "Round":
@@ -159,7 +163,7 @@ class Round:
         variant = parse_deal_code(code)
         self = cls(variant)
         self._redeal_code = code
-        self._source = {"code": code}
+        self._source = {"code": code, "suits": KEYED}
         self.deal_hash = commitment(code)
         self._start_deal(deal_cards(code, 0))
         return self
@@ -237,6 +241,7 @@ class Round:
             "bid": bid,
             "robs": robs,
             "redeal_code": self._redeal_code,
+            "suits": KEYED,
         }
         self._start_deal(Deal(dealt_hands, dealt_bottom, dealt_undealt, first))
         if landlord is not None:
@@ -247,6 +252,7 @@ class Round:
     def _start_deal(self, deal: Deal) -> None:
         v = self.variant
         self._hands = [list(h) for h in deal.hands]
+        self._priority = None
         self._counts = [list(rank_counts(h)) for h in deal.hands]
         self._initial = [list(h) for h in deal.hands]
         self.bottom = deal.bottom
@@ -476,6 +482,11 @@ class Round:
             raise IllegalAction("not_in_hand", cards=combo.text)
         need = list(combo.counts)
         picked = []
+        if self._source.get("suits") == KEYED:
+            # Not lowest ids first, which would tell the table which suits the seat lacks.
+            if self._priority is None:
+                self._priority = suit_priorities(self._redeal_code, self._deal_number)
+            hand = sorted(hand, key=lambda card: self._priority[card.id])
         for card in hand:
             if need[card.rank]:
                 need[card.rank] -= 1
@@ -646,6 +657,9 @@ class Round:
                 robs=source.get("robs", 0),
                 redeal_seed=source["redeal_code"].partition("-")[2],
             )
+        if source.get("suits") != KEYED:
+            # Saved before the suits were keyed: its plays took the lowest ids, so must its replay.
+            del self._source["suits"]
         for seat, text_action, card_ids in data["actions"]:
             if card_ids is None:
                 self.apply(seat, text_action)
