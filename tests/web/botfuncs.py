@@ -96,3 +96,14 @@ def recording_suggest(observation, level, budget):
 
     SEEN_EARLIER.append(observation["earlier"])
     return suggest(observation, level, budget)
+
+
+#: Opened by a test to let the gated decisions through (bots on threads only: workers=0).
+DECIDE_GATE = threading.Event()
+
+
+def gated_decide(level, variant, seed, budget, observation, think_until=None):
+    """A computer's decision that waits for DECIDE_GATE first (a search caught in progress)."""
+    if not DECIDE_GATE.wait(30):
+        raise TimeoutError("the test never opened the gate")
+    return real_decide("normal", variant, seed, budget, observation)

@@ -137,6 +137,36 @@ def test_the_wait_for_a_worker_counts_against_the_thinking_time():
     assert second < 0.05
 
 
+def test_a_hint_does_not_wait_for_a_computers_search():
+    """A hint answers as soon as it is found: queued behind a computer's search, its wait would
+    time that search, long when the computer has a choice and nil when it has none (a review
+    told the two apart from another game's hints with an AUC of 0.94). The hints of the searching
+    level have a worker of their own."""
+    from dizhu.game import Round
+
+    round_ = Round.deal("classic", "hint-lane")
+    observation = round_.observation(round_.to_act)
+
+    async def scenario():
+        bots = BotRunner(0, None, 30.0, decide_fn=botfuncs.gated_decide)
+        botfuncs.DECIDE_GATE.clear()
+        try:
+            decision = asyncio.ensure_future(
+                bots.decide("super-hard", "classic", "s", observation, "a", time_limit=30.0))
+            await asyncio.sleep(0.05)  # the search holds the deep lane's only worker
+            hint = await asyncio.wait_for(bots.suggest(observation, "super-hard", "b"), 10.0)
+            assert hint["action"] in observation["legal_actions"]
+            assert not decision.done()
+            botfuncs.DECIDE_GATE.set()
+            action, fell_back = await decision
+            assert not fell_back
+        finally:
+            botfuncs.DECIDE_GATE.set()
+            bots.close()
+
+    asyncio.run(scenario())
+
+
 def test_the_computers_recall_the_earlier_rounds_at_the_table(settings):
     """A computer's observation holds the finished rounds of its table (as Match.observation
     gives them), and still does after the server restarts; so does the hint's; the player's

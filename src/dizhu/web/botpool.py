@@ -6,8 +6,13 @@ never queue behind expensive ones:
 
 - the **deep** lane (``workers`` processes) runs the searching level
   (super-hard);
+- the **hint** lane (one process) runs the searching level's hints, and
+  auto-play's moves by them.  Not in the deep lane: a hint is answered as soon
+  as it is found, so a hint queued behind a computer's search would time that
+  search, which is long when the computer has a choice and nil when it has
+  none (what the pace hides).  The deep lane now runs paced jobs alone;
 - the **quick** lane (``quick_workers`` processes) runs the other levels,
-  the hints and the fallback moves, which take a millisecond or less;
+  their hints and the fallback moves, which take a millisecond or less;
 - the **review** lane (one process, started on its first job, at the lowest
   priority) runs the post-round reviews, a decision a job: a review never
   holds a worker that a player's move waits for.
@@ -325,8 +330,9 @@ class _Lane:
 class BotRunner:
     """Runs bot decisions and hints off the event loop, fairly between clients.
 
-    ``workers`` processes for the deep lane and ``quick_workers`` for the
-    quick one (``workers=0``: one thread each inside the server, for tests).
+    ``workers`` processes for the deep lane, one for the hints of its level and
+    ``quick_workers`` for the quick lane (``workers=0``: one thread each inside
+    the server, for tests).
     ``timeout`` bounds one job's run, not its wait in the queue.
     ``think_share`` is the fraction of a deep worker one client may ask for
     lately (:class:`ThinkingShare`; 0: no limit).
@@ -358,8 +364,10 @@ class BotRunner:
         deep = [make(f"dizhu-bot-deep-{i}", worker.WORKER_NICENESS["deep"]) for i in range(1 if threads else workers)]
         quick = [make(f"dizhu-bot-quick-{i}", worker.WORKER_NICENESS["quick"])
                  for i in range(1 if threads else max(1, quick_workers))]
+        hints = [make("dizhu-bot-hint-0", worker.WORKER_NICENESS["hint"])]
         review = [make("dizhu-bot-review-0", worker.WORKER_NICENESS["review"])]
-        self.lanes = {"deep": _Lane("deep", deep), "quick": _Lane("quick", quick), "review": _Lane("review", review)}
+        self.lanes = {"deep": _Lane("deep", deep), "hint": _Lane("hint", hints), "quick": _Lane("quick", quick),
+                      "review": _Lane("review", review)}
         self.shares = ThinkingShare(think_share * len(deep))
 
     def lane(self, level: str) -> _Lane:
@@ -370,7 +378,7 @@ class BotRunner:
     async def start(self) -> None:
         """Start (and warm up) the players' workers now rather than on the first decision
         (the review's starts with the first review: many servers never need it)."""
-        await asyncio.gather(*(slot.start() for name in ("deep", "quick") for slot in self.lanes[name].slots))
+        await asyncio.gather(*(slot.start() for name in ("deep", "hint", "quick") for slot in self.lanes[name].slots))
 
     def close(self) -> None:
         for lane in self.lanes.values():
@@ -410,11 +418,12 @@ class BotRunner:
 
     async def suggest(self, observation: dict[str, Any], level: str, client: str = "") -> dict[str, Any]:
         """The hint for the human's observation."""
+        lane = self.lanes["quick"]
         if level in DEEP_LEVELS:
             self.shares.charge(client, HINT_BUDGET)
+            lane = self.lanes["hint"]
         try:
-            return await self.lane(level).run(client, self._suggest_fn, (observation, level, self.budget),
-                                              self.timeout)
+            return await lane.run(client, self._suggest_fn, (observation, level, self.budget), self.timeout)
         except Exception as exc:  # noqa: BLE001
             log.error("hint failed at level %s: %s; using the normal level", level, type(exc).__name__)
             return await asyncio.to_thread(hint, observation, "normal")

@@ -24,8 +24,10 @@ __all__ = ["init_worker", "warm", "freeze_startup_objects", "serve", "decide", "
 #: Workers run at a lower priority than the server: when the CPUs are busy, answering a
 #: request (milliseconds) goes before a bot's search (a budget of up to a second), and a
 #: quick decision (normal, intermediate, a hint) goes before a search too, and a
-#: post-round review goes after everything a player is waiting for.
-WORKER_NICENESS = {"quick": 5, "deep": 15, "review": 19}
+#: post-round review goes after everything a player is waiting for.  A hint also goes
+#: before a search so that a computer's search slows it as little as can be: its answer
+#: is not paced, and how long it took must not tell whether a computer is thinking.
+WORKER_NICENESS = {"quick": 5, "hint": 5, "deep": 15, "review": 19}
 #: Suggestions a hint carries (the table cycles through them on repeated presses).
 HINT_ALTERNATIVES = 3
 
