@@ -51,6 +51,9 @@ def test_create_defaults_and_ids_are_unique(client):
     b = client.post("/api/games", json={}).json()
     assert b["view"]["variant"] == "classic" and b["view"]["language"] == "en"
     assert a.id != b["game_id"] and a.token != b["token"]
+    bare = client.post("/api/games")  # no body at all: the defaults too (docs/API.md)
+    assert bare.status_code == 201, bare.text
+    assert bare.json()["view"]["variant"] == "classic" and bare.json()["view"]["level"] == "normal"
 
 
 def test_view_since_returns_the_tail_of_the_events(client):
@@ -130,6 +133,22 @@ def test_hint_suggests_a_legal_action_and_applies_nothing(client):
     assert all(a["action"] in game.obs["legal_actions"] for a in alternatives)
     assert game.get().json() == before
     assert game.post("hint").status_code == 200  # no body at all is fine too
+
+
+def test_a_hint_sent_on_to_act_as_it_came_is_applied_a_pass_or_a_bid_too(client):
+    # the hint answers a pass or a bid with `"cards": []`; /act took that for cards with a non-play
+    game = new_game(client, variant="duel")
+    kinds = set()
+    for _ in range(200):
+        if game.obs["phase"] == "over":
+            break
+        hint = game.post("hint", {}).json()
+        kinds.add(hint["action"].split()[0])
+        response = game.act(hint["action"], cards=hint["cards"])
+        assert response.status_code == 200, response.text
+    assert game.obs["phase"] == "over"
+    assert "play" in kinds and kinds - {"play"}  # a bid, a call, a rob or a pass went through too
+    assert game.act("play 3", cards=[]).status_code == 422  # a play still needs its cards
 
 
 def test_autoplay_makes_the_humans_move_then_the_computers(client):

@@ -14,6 +14,7 @@ from dizhu.web.service import GameKey
 from dizhu.web import create_app
 from dizhu.web.botpool import BotRunner
 from dizhu.web.errors import ApiError
+from dizhu.web.schemas import ReviewDecision, ReviewFigure
 
 from . import botfuncs
 from .support import code_with_first_bidder, new_game
@@ -70,6 +71,11 @@ def test_a_review_is_computed_from_the_finished_round_alone_and_kept(review_sett
         public = replayed(kept["deal_code"], kept["events"])
         assert done["review"] == review(public, 0, budget=BUDGET).to_dict()
         assert len(done["review"]["decisions"]) == done["progress"]["total"]
+        # the published schema (OpenAPI) names every field the answer holds
+        for decision in done["review"]["decisions"]:
+            assert set(decision) <= set(ReviewDecision.model_fields), decision
+            for name in ("made", "best", "face_up_made", "face_up_best"):
+                assert set(decision[name]) <= set(ReviewFigure.model_fields), decision[name]
         # asking again starts nothing: the stored answer comes back
         again = game.post(f"rounds/{number}/review")
         assert again.status_code == 200 and again.json() == done

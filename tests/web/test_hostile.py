@@ -96,6 +96,21 @@ def test_new_rounds_are_limited_per_address(tmp_path):
         assert game.obs["phase"] == "over"
 
 
+def test_a_refused_new_round_does_not_use_up_the_limit(tmp_path):
+    # "another round" pressed during a round is refused (409); it used to take a token all the
+    # same, so 20 such presses left the real one, once the round was over, at 429
+    settings = Settings(data_dir=tmp_path, workers=0, round_burst=2, round_per_minute=1)
+    with TestClient(create_app(settings)) as client:
+        game = new_game(client, variant="duel")
+        for _ in range(5):
+            refused = game.write("another-round")
+            assert refused.status_code == 409 and refused.json()["error"]["code"] == "round_in_progress"
+        game.play_out()
+        assert game.write("another-round").status_code == 200
+        assert game.write("new-game").status_code == 200
+        assert game.write("new-game").status_code == 429  # the two real rounds used the burst
+
+
 def test_hints_are_computed_once_per_version_and_limited_per_game(tmp_path):
     settings = Settings(data_dir=tmp_path, workers=0, hint_burst=2, hint_per_minute=1)
     with TestClient(create_app(settings)) as client:

@@ -214,14 +214,15 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
 
     @app.post("/api/games", status_code=201, response_model=Created, tags=["games"],
               responses={**_errors(400, 413, 415, 422), 429: {"model": ErrorBody, "description": _CREATE_LIMITED}})
-    async def create_game(request: Request, body: CreateGame, client: Client, service: Service) -> Response:
+    async def create_game(request: Request, client: Client, service: Service,
+                          body: Annotated[Optional[CreateGame], Body()] = None) -> Response:
         """Create a game: deal the first round and let the computers bid if they speak first."""
         wait = await request.app.state.creation_limit.wait(client)
         if wait > 0:
             seconds = math.ceil(wait)
             raise ApiError(429, "too_many_games", f"too many new games from this address: try again in {seconds} s",
                            headers={"Retry-After": str(seconds)}, retry_after=seconds)
-        return _reply(await service.create(body, client))
+        return _reply(await service.create(body or CreateGame(), client))
 
     @app.get("/api/games/{game_id}", response_model=View, tags=["games"], responses=_READ_ERRORS)
     async def read_view(service: Service, game: Game, query: Annotated[ViewQuery, Query()]) -> Response:

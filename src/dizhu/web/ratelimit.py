@@ -54,6 +54,20 @@ class TokenBuckets:
             del self._buckets[next(iter(self._buckets))]
         return wait
 
+    def refund(self, client: str, cost: float = 1.0) -> None:
+        """Give back what :meth:`wait` took for a request then refused: a refusal changes
+        nothing, the client's limit included.
+
+        >>> limit = TokenBuckets(per_minute=60, burst=1, clock=lambda: 0.0)
+        >>> limit.wait("a"), limit.wait("a")
+        (0.0, 1.0)
+        >>> limit.refund("a"); limit.wait("a")
+        0.0
+        """
+        if client in self._buckets:
+            tokens, at = self._buckets[client]
+            self._buckets[client] = (min(float(self.burst), tokens + min(cost, float(self.burst))), at)
+
 
 def take_one(tokens: float, at: float, now: float, rate: float, burst: int,
              cost: float = 1.0) -> tuple[float, float]:

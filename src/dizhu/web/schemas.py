@@ -227,6 +227,8 @@ class ReviewFigure(BaseModel):
     action: str
     points: float = Field(description="Expected points for the human, as the settlement counts them.")
     win_chance: float
+    kind: Optional[str] = Field(None, description="The play's kind (`pair`, `trio_single`, ...), "
+                                "when the action is a play; absent otherwise.")
 
 
 class ReviewDecision(BaseModel):

@@ -605,10 +605,12 @@ class GameService:
             outcome = write.change(match, record)
             if asyncio.iscoroutine(outcome):
                 await outcome
-        except DizhuError as exc:
-            raise engine_error(exc) from None  # refused before anything changed
-        except ApiError:
-            raise
+        except (DizhuError, ApiError) as exc:  # refused before anything changed
+            if write.deals:
+                self._round_limit.refund(write.client)  # no round was dealt
+            if isinstance(exc, ApiError):
+                raise
+            raise engine_error(exc) from None
         except BaseException:
             session.forget()  # the live match may be half-changed: reload it next time
             raise
@@ -647,8 +649,8 @@ class GameService:
 def _human_action(request: Act, variant: str) -> Action:
     """The human's action, with exactly the chosen cards when ``cards`` is given."""
     action = Action.parse(request.action, variant)
-    if request.cards is None:
-        return action
+    if request.cards is None or (not request.cards and action.kind != "play"):
+        return action  # a pass or a bid holds no cards: the hint's `"cards": []` is sent on as it is
     if action.kind != "play":
         raise ApiError(422, "cards_mismatch", f"cards are only sent with a play, not with {action.text!r}",
                        action=action.text)
