@@ -172,3 +172,14 @@ def test_the_reason_explains_the_better_move_when_one_is_named_else_the_move_mad
     worse = _judged(moment, [Figure("play A", -1.0, 0.3), Figure("pass", 1.0, 0.6)], face, 0, 1, reason, 10)
     assert worse.grade != "good" and worse.better == "pass" and worse.reason.params["rate"] == 1
     assert asked == [0, 1]
+
+
+def test_the_arenas_costliest_decisions_leave_out_the_moves_graded_good():
+    from dizhu.arena import review_summary
+
+    good = {"role": "landlord", "situation": "lead", "seat": 0, "made": "play 3", "loss": 0.0,
+            "grade": "good", "better": None}
+    bad = {**good, "made": "play 2", "loss": 0.8, "grade": "mistake", "better": "play 4"}
+    summary = review_summary([{"deal": 1, "review": [good, bad, good]}])
+    assert [d["made"] for d in summary["worst"]] == ["play 2"]
+    assert summary["by_situation"]["landlord lead"]["decisions"] == 3

@@ -139,7 +139,8 @@ def review_summary(records: list[dict[str, Any]]) -> dict[str, Any]:
         for d in game.get("review", []):
             groups.setdefault(f"{d['role']} {d['situation']}", []).append(d)
             worst.append({"deal": game["deal"], **d})
-    worst.sort(key=lambda d: -d["loss"])
+    # the costliest decisions that had a better move (a move graded good has none to show)
+    worst = sorted((d for d in worst if d.get("better") is not None), key=lambda d: -d["loss"])
     games = max(1, sum(1 for g in records if "review" in g))
     return {
         "games": games,
@@ -176,7 +177,7 @@ class ArenaResult:
             points = [sum(g["a_points"] for g in gs) / len(gs) for gs in by_deal.values()]
             return {
                 "games": len(games),
-                "wp": _mean_ci(wins),
+                "wp": _mean_ci(wins, within=(0.0, 1.0)),
                 "adp": _mean_ci(points),
             }
 
@@ -198,14 +199,24 @@ class ArenaResult:
         return summary
 
 
-def _mean_ci(values: list[float]) -> dict[str, float]:
+def _mean_ci(values: list[float], within: tuple[float, float] = (-math.inf, math.inf)) -> dict[str, float]:
+    """The mean and its 95% normal interval, cut to ``within`` (a share stays in [0, 1]);
+    no interval from fewer than two games.
+
+    >>> _mean_ci([1.0, 1.0, 0.0, 1.0, 1.0, 1.0], within=(0.0, 1.0))["high"]
+    1.0
+    >>> _mean_ci([1.0])["low"]
+    nan
+    """
     n = len(values)
     if n == 0:
         return {"value": float("nan"), "low": float("nan"), "high": float("nan")}
     mean = sum(values) / n
-    var = sum((x - mean) ** 2 for x in values) / (n - 1) if n > 1 else 0.0
+    if n == 1:
+        return {"value": mean, "low": float("nan"), "high": float("nan")}
+    var = sum((x - mean) ** 2 for x in values) / (n - 1)
     half = 1.96 * math.sqrt(var / n)
-    return {"value": mean, "low": mean - half, "high": mean + half}
+    return {"value": mean, "low": max(within[0], mean - half), "high": min(within[1], mean + half)}
 
 
 def run_arena(

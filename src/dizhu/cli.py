@@ -71,22 +71,30 @@ def serve_settings(args: argparse.Namespace) -> "Settings":
     return Settings(**values)
 
 
+def _number(text: str, kind: type, what: str) -> "int | float":
+    """``text`` read as ``kind``; an argparse error that says what was wanted, not the converter's name."""
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be {what}, not {text!r}") from None
+
+
 def _count(text: str) -> int:
-    value = int(text)
+    value = _number(text, int, "a whole number, 0 or more")
     if value < 0:
         raise argparse.ArgumentTypeError("must be 0 or more")
     return value
 
 
 def _at_least_one(text: str) -> int:
-    value = int(text)
+    value = _number(text, int, "a whole number, 1 or more")
     if value < 1:
         raise argparse.ArgumentTypeError("must be 1 or more")
     return value
 
 
 def _non_negative(text: str) -> float:
-    value = float(text)
+    value = _number(text, float, "a number, 0 or more")
     # (not inf: an infinite pace scale came out as nan, and no pace at all hid nothing)
     if not (value >= 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError("must be a number, 0 or more")
@@ -100,14 +108,14 @@ def _database(text: str) -> str:
 
 
 def _positive(text: str) -> float:
-    value = float(text)
+    value = _number(text, float, "a number more than 0")
     if not (value > 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError("must be a number more than 0")
     return value
 
 
 def _port(text: str) -> int:
-    value = int(text)
+    value = _number(text, int, "a TCP port, 0 to 65535")
     if not 0 <= value <= 65535:  # (70000 listened on 4464)
         raise argparse.ArgumentTypeError("must be a TCP port, 0 to 65535 (0: any free port)")
     return value
@@ -197,7 +205,16 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def _db_copy(args: argparse.Namespace) -> int:
+    from .web.database import is_postgres
     from .web.dbcopy import CopyError, copy_games
+
+    if any(is_postgres(url) for url in (args.source, args.target)):
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            print("dizhu db copy: PostgreSQL needs the web extra (psycopg is not installed): "
+                  "pip install 'dizhu[web]'", file=sys.stderr)
+            return 2
 
     try:
         report = copy_games(args.source, args.target)
@@ -229,7 +246,7 @@ def _db_backup(args: argparse.Namespace) -> int:
 
 def _add_db(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     db = commands.add_parser("db", help="copy the games to another database, or back them up")
-    actions = db.add_subparsers(dest="db_command", required=True)
+    actions = db.add_subparsers(dest="db_command", required=True, metavar="{copy,backup}")
     copy = actions.add_parser(
         "copy", help="copy every game from one database to another",
         description="Copy every game, finished round and remembered request into an empty database, "
@@ -290,8 +307,9 @@ def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     from .bots import LEVELS
 
     play = commands.add_parser("play", help="play a match in the terminal against computer players")
-    play.add_argument("--variant", default="classic", choices=list(VARIANTS))
-    play.add_argument("--level", default="intermediate", choices=LEVELS)
+    play.add_argument("--variant", default="classic", choices=list(VARIANTS), help="(default: %(default)s)")
+    play.add_argument("--level", default="intermediate", choices=LEVELS,
+                      help="the computers' level (default: %(default)s)")
     play.add_argument("--seed", default=None, help="deal seed, to replay the same deals")
     play.set_defaults(func=_play)
 
@@ -299,11 +317,12 @@ def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "arena", help="pit two computer levels against each other",
         description="Play DEALS deals twice each, sides swapped (DouZero protocol: no bidding, the "
         "landlord is dealt the first 20 cards), and report A's win share (WP) and average points "
-        "difference per game (ADP) with 95%% confidence intervals, overall and by seat.")
+        "difference per game (ADP) with 95% confidence intervals, overall and by seat.")
     arena.add_argument("--a", required=True, choices=PLAYERS, help="player A")
     arena.add_argument("--b", required=True, choices=PLAYERS, help="player B")
-    arena.add_argument("--variant", default="classic", choices=list(VARIANTS))
-    arena.add_argument("--deals", type=_at_least_one, default=2000)
+    arena.add_argument("--variant", default="classic", choices=list(VARIANTS), help="(default: %(default)s)")
+    arena.add_argument("--deals", type=_at_least_one, default=2000,
+                       help="deals, each played twice (default: %(default)s)")
     arena.add_argument("--seed", default="1", help="seed of the deals (default: 1)")
     arena.add_argument("--bidding", action="store_true", help="play the bidding too")
     arena.add_argument("--workers", type=_at_least_one, default=None, help="processes (default: every core)")
@@ -324,15 +343,18 @@ def _add_tools(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     arena.set_defaults(func=_arena)
 
     bench = commands.add_parser("bench", help="quick speed check of the rules engine and game engine")
-    bench.add_argument("--seconds", type=_positive, default=2.0, help="time per measurement")
+    bench.add_argument("--seconds", type=_positive, default=2.0, help="time per measurement (default: %(default)s)")
     bench.set_defaults(func=_bench)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = argparse.ArgumentParser(prog="dizhu", description="Dou Dizhu (Fight the Landlord).")
+    parser.add_argument("--version", action="version", version=f"dizhu {__version__}")
     commands = parser.add_subparsers(dest="command")
     deal = commands.add_parser("deal", help="deal and show a random hand")
-    deal.add_argument("--variant", default="classic", choices=list(VARIANTS))
+    deal.add_argument("--variant", default="classic", choices=list(VARIANTS), help="(default: %(default)s)")
     deal.set_defaults(func=_deal)
     _add_serve(commands)
     _add_db(commands)
@@ -345,7 +367,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         args = parser.parse_args(["deal"] + (argv or []))
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)  # Ctrl-C: stop quietly, with the shell's code for it
+        return 130
 
 
 if __name__ == "__main__":

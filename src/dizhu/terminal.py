@@ -7,11 +7,12 @@ recommendation, ``quit`` to stop.
 
 from __future__ import annotations
 
+import secrets
 import sys
 from typing import IO
 
 from .bots import create, hint
-from .bots.reasons import HINT_REASONS
+from .bots.reasons import describe
 from .errors import DizhuError
 from .game import Match
 
@@ -38,8 +39,13 @@ def _describe(event: dict, players: int) -> str | None:
         return f"{who}: {event['play']}"
     if kind == "pass":
         return f"{who}: pass"
+    if kind == "trick":
+        leader = _name(event["leader"], players)
+        return f"  ({'you lead' if leader == 'you' else leader + ' leads'} the next trick)"
     if kind == "settle":
-        return f"{event['winner']} win; points {event['points']}; hands {event['hands']}"
+        winner = "the landlord wins" if event["winner"] == "landlord" else (
+            "the farmers win" if players > 2 else "the farmer wins")
+        return f"{winner}; points {event['points']}; hands {event['hands']}"
     return None
 
 
@@ -48,7 +54,9 @@ def play(variant: str = "classic", level: str = "intermediate", seed: str | None
     """Run an interactive match in the terminal."""
     match = Match(variant, seed=seed)
     players = match.variant.players
-    bots = {s: create(level, variant, seed=f"{seed}-{s}") for s in range(1, players)}
+    # without a seed, fresh deals and fresh computers; with one, the same of both
+    bot_seed = secrets.token_hex(8) if seed is None else seed
+    bots = {s: create(level, variant, seed=f"{bot_seed}-{s}") for s in range(1, players)}
     seen = 0
 
     def out(text: str) -> None:
@@ -87,10 +95,11 @@ def play(variant: str = "classic", level: str = "intermediate", seed: str | None
         if not line or line.strip().lower() in ("quit", "q"):
             return 0
         text = line.strip()
+        if not text:
+            continue  # the hand and the choices again
         if text.lower() == "hint":
             h = hint(obs)
-            reason = HINT_REASONS[h["reason"]["key"]].format(**h["reason"]["params"])
-            out(f"hint: {h['action']} ({reason})")
+            out(f"hint: {h['action']} ({describe(h['reason'])})")
             continue
         try:
             match.apply(0, text)

@@ -7,6 +7,9 @@ translates the key and fills the parameters.  Parameters named ``card``,
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 HINT_REASONS: dict[str, str] = {
     "finish": "this plays out your hand",
     "fewest_plays": "fewest plays left: {n}",
@@ -43,3 +46,18 @@ HINT_REASONS: dict[str, str] = {
     "contest": "beats {play} rather than let it through, though it breaks up your hand: won {rate}% of {games} simulated games",
     "break_to_beat": "beats {play} rather than let it through, though it breaks up your hand",
 }
+
+
+_ONE = re.compile(r"\b1 (card|play|control card|simulated game)s\b")
+
+
+def describe(reason: dict[str, Any]) -> str:
+    """A reason (``{"key", "params"}``) as an English sentence, its counts singular at one
+    (the site's own dictionaries have their plural forms; this is for the terminal).
+
+    >>> describe({"key": "rob_weak", "params": {"handicap": 1}})
+    'robbing would let the farmer win at 1 card'
+    >>> describe({"key": "bid_strong", "params": {"plays": 1, "controls": 3}})
+    'a strong hand: 1 play, 3 control cards'
+    """
+    return _ONE.sub(r"1 \1", HINT_REASONS[reason["key"]].format(**reason["params"]))

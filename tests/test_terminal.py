@@ -1,0 +1,43 @@
+"""`dizhu play`: a whole match in the terminal, driven through its input and output."""
+
+import io
+
+from dizhu.bots.reasons import describe
+from dizhu.terminal import play
+
+
+class _Player(io.StringIO):
+    """Answers each prompt with the first action it is offered (a pass when it may pass),
+    an empty line and a hint now and then, and Enter between rounds; quits after ``rounds``."""
+
+    def __init__(self, out: io.StringIO, rounds: int) -> None:
+        super().__init__()
+        self.out, self.rounds, self.asked = out, rounds, 0
+
+    def readline(self, *args) -> str:
+        self.asked += 1
+        offered = [line for line in self.out.getvalue().splitlines() if line.startswith("you may: ")]
+        if self.out.getvalue().rstrip().endswith("type quit"):
+            self.rounds -= 1
+            return "quit\n" if self.rounds <= 0 else "\n"
+        if self.asked % 7 == 0:
+            return "hint\n"
+        if self.asked % 11 == 0:
+            return "\n"
+        return offered[-1][len("you may: "):].split(", ")[0] + "\n"
+
+
+def test_a_duel_in_the_terminal_says_who_leads_and_who_won():
+    out = io.StringIO()
+    assert play("duel", "normal", seed="t", stdin=_Player(out, 2), stdout=out) == 0
+    text = out.getvalue()
+    assert "leads the next trick" in text or "you lead the next trick" in text
+    assert "the landlord wins" in text or "the farmer wins" in text
+    assert " win;" not in text and "hint: " in text
+    assert "not allowed" not in text  # an empty line shows the choices again, it is not an action
+
+
+def test_reasons_in_english_say_one_card_not_one_cards():
+    assert describe({"key": "reach_line", "params": {"n": 1}}) == "takes you to the handicap line: you win holding 1 card"
+    assert describe({"key": "reach_line", "params": {"n": 2}}).endswith("2 cards")
+    assert describe({"key": "search", "params": {"rate": 61, "games": 1}}) == "won 61% of 1 simulated game"
