@@ -927,3 +927,11 @@ def test_reading_takes_a_rob_as_evidence_of_a_strong_hand():
         if seen == {True, False}:
             return
     raise AssertionError("the worlds never differed on the rob")
+
+
+def test_a_bot_and_the_hint_take_the_typed_observation_as_well_as_its_json():
+    r = Round.deal("duel", seed="typed")
+    seat = r.to_act
+    bot = create("intermediate", "duel", seed=1)
+    assert bot.decide(r.observe(seat)) == bot.decide(r.observation(seat))
+    assert hint(r.observe(seat), level="normal") == hint(r.observation(seat), level="normal")

@@ -86,7 +86,8 @@ def test_new_match_resets():
     scripted_round(m, BOMB_DEAL, LANDLORD_WINS_8)
     assert m.over
     m.new_match()
-    assert m.totals == [0, 0, 0] and not m.over and m.finished == []
+    assert m.totals == [0, 0, 0] and not m.over
+    assert len(m.finished) == 1  # the outbox keeps the round not yet taken (see below)
 
 
 def test_duel_running_totals_without_target():
@@ -199,3 +200,13 @@ def test_an_arena_series_plays_its_deals_at_one_table(monkeypatch):
     assert "in series of 2" in arena.format_summary(result.summary())
     with pytest.raises(ValueError):
         arena.run_arena("normal", "random", deals=2, series=0, workers=1)
+
+
+def test_a_new_match_keeps_the_finished_rounds_not_yet_taken():
+    m = Match("duel", seed="outbox-new-match")
+    while m.round.result is None:
+        m.apply(m.round.to_act, m.round.legal_actions()[0])
+    m.new_match()
+    assert m.totals == [0, 0]
+    taken = m.take_finished()
+    assert len(taken) == 1 and taken[0]["result"]["points"] and m.take_finished() == []

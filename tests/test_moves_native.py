@@ -8,7 +8,6 @@ pure Python).  ``tools/native_parity.py`` runs the comparison below on millions 
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
@@ -16,10 +15,11 @@ from dizhu import _moves, moves
 from dizhu.cards import parse_cards
 from dizhu.combos import Kind, classify
 from dizhu.variants import CLASSIC
+from dizhu.native import pure_python_asked
 
 
 def test_the_compiled_generator_runs_unless_pure_python_is_asked_for():
-    assert moves.NATIVE is (not os.environ.get("DIZHU_PURE_PYTHON"))
+    assert moves.NATIVE is (not pure_python_asked())
     assert (moves._moves is moves._moves_native) is moves.NATIVE
 
 

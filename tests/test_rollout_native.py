@@ -10,7 +10,6 @@ runs the same comparison on a million decisions.
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 from dizhu.bots import reading, search, styles
 from dizhu.bots.styles import NATIVE_SPECS, STYLE_NAMES, STYLES, native_spec
 from dizhu.combos import classify
+from dizhu.native import pure_python_asked
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,7 @@ def kernel():
 
 
 def test_the_compiled_rollouts_run_unless_pure_python_is_asked_for():
-    assert (styles.compiled() is not None) is (not os.environ.get("DIZHU_PURE_PYTHON"))
+    assert (styles.compiled() is not None) is (not pure_python_asked())
 
 
 def test_every_library_style_has_a_compiled_twin_and_only_those():

@@ -129,3 +129,13 @@ def test_super_hard_counts_points_in_its_exact_endgame():
     }
     decision = search_move(View.of(obs), random.Random(1))
     assert decision.action in ("play 2", "play 3333")
+
+
+def test_a_position_takes_the_variants_name_and_refuses_a_seat_that_is_not_there():
+    from dizhu.solve import Position
+
+    p = Position("classic", ((0,) * 15,) * 3, landlord=0, to_act=0)
+    assert p.variant.name == "classic"
+    for bad in ({"landlord": 3, "to_act": 0}, {"landlord": 0, "to_act": -1}):
+        with pytest.raises(ValueError, match="must be a seat"):
+            Position.of("classic", ["3", "4", "5"], **bad)

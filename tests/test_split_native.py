@@ -15,11 +15,12 @@ import sys
 import pytest
 
 from dizhu.bots import _split, hands
+from dizhu.native import pure_python_asked
 
 
 def test_the_compiled_split_runs_unless_pure_python_is_asked_for():
     # the test set-up compiles it (a C compiler is part of CI's machine): a failed build must show
-    assert hands.NATIVE is (not os.environ.get("DIZHU_PURE_PYTHON"))
+    assert hands.NATIVE is (not pure_python_asked())
     if hands.NATIVE:
         assert hands._best is _split.best and hands._to_shed is _split.to_shed
 
@@ -93,3 +94,9 @@ def test_a_count_that_is_not_a_number_is_refused():
         _split.best(("x",) + (0,) * 14, 0)
     with pytest.raises(TypeError):
         _split.best((0,) * 15)
+
+
+def test_pure_python_is_asked_for_by_any_value_but_empty_or_zero(monkeypatch):
+    for value, asked in (("", False), ("0", False), ("1", True), ("yes", True)):
+        monkeypatch.setenv("DIZHU_PURE_PYTHON", value)
+        assert pure_python_asked() is asked

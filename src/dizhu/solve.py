@@ -75,9 +75,13 @@ class Position:
     handicap: int = 0
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "variant", get_variant(self.variant))  # a name too, as everywhere else
         players = self.variant.players
         if len(self.hands) != players:
             raise ValueError(f"{players} hands expected, got {len(self.hands)}")
+        for name in ("landlord", "to_act"):
+            if not 0 <= getattr(self, name) < players:
+                raise ValueError(f"{name} must be a seat from 0 to {players - 1}, not {getattr(self, name)}")
         if not self.plays_made:
             # no play count given: as if everyone had played twice (no spring to gain)
             object.__setattr__(self, "plays_made", (2,) * players)

@@ -7,6 +7,7 @@ import random
 import time
 from typing import Any
 
+from ..game.observation import Observation
 from ..variants import Variant, get_variant
 from .advice import HINT_BUDGET, cards_for, suggestions
 from .bidding import decide_bid
@@ -19,6 +20,11 @@ __all__ = ["LEVELS", "BotPlayer", "create", "hint"]
 
 #: The three levels, weakest first (普通 / 中級 / 超難).
 LEVELS = ("normal", "intermediate", "super-hard")
+
+
+def _as_dict(observation: "dict[str, Any] | Observation") -> dict[str, Any]:
+    """A bot reads the observation's JSON form; the typed one is accepted and read as it."""
+    return observation if isinstance(observation, dict) else observation.to_dict()
 
 
 def _observation_seed(observation: dict[str, Any], seed: int | str | None) -> int:
@@ -54,16 +60,18 @@ class BotPlayer:
         self.time_limit = time_limit
         self.config = config
 
-    def view_to_decide(self, observation: dict[str, Any]) -> View:
+    def view_to_decide(self, observation: "dict[str, Any] | Observation") -> View:
         """The observation read for a decision; refuses one this bot cannot make."""
+        observation = _as_dict(observation)
         if observation["to_act"] != observation["seat"] or not observation["legal_actions"]:
             raise ValueError("this seat has nothing to decide now")
         if observation["variant"] != self.variant.name:
             raise ValueError(f"a {self.variant.name} bot cannot decide in a {observation['variant']} round")
         return View.of(observation)
 
-    def explain(self, observation: dict[str, Any]) -> Decision:
+    def explain(self, observation: "dict[str, Any] | Observation") -> Decision:
         """The decision with its reason (a message key and parameters)."""
+        observation = _as_dict(observation)
         view = self.view_to_decide(observation)
         rng = random.Random(_observation_seed(observation, self.seed))
         deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
@@ -73,7 +81,8 @@ class BotPlayer:
             return decide_bid(view, self.level, rng)
         return decide_play(view, self.level, rng, budget=self.budget, deadline=deadline, config=self.config)
 
-    def decide(self, observation: dict[str, Any]) -> str:
+    def decide(self, observation: "dict[str, Any] | Observation") -> str:
+        """The action, as text (``Round.observation(seat)``'s dict or ``Round.observe(seat)``)."""
         return self.explain(observation).action
 
     def __repr__(self) -> str:
@@ -101,7 +110,7 @@ def create(level: str, variant: "str | Variant" = "classic", seed: int | str | N
     return BotPlayer(level, variant, seed, budget, time_limit, config)
 
 
-def hint(observation: dict[str, Any], level: str = "super-hard", budget: float | None = None,
+def hint(observation: "dict[str, Any] | Observation", level: str = "super-hard", budget: float | None = None,
          n: int = 1, time_limit: float | None = None) -> dict[str, Any]:
     """The recommended action for the seat of ``observation``, with its reason and alternatives.
 
@@ -114,6 +123,7 @@ def hint(observation: dict[str, Any], level: str = "super-hard", budget: float |
     ``budget`` (default ``advice.HINT_BUDGET``, 0.06 s of one core), cut at ``time_limit``
     seconds of wall-clock time if given; other levels give their own decision only.
     """
+    observation = _as_dict(observation)
     bot = BotPlayer(level, observation["variant"], seed="hint", budget=HINT_BUDGET if budget is None else budget,
                     time_limit=time_limit)
     view = bot.view_to_decide(observation)

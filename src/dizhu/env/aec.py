@@ -206,6 +206,8 @@ class DizhuEnv(AECEnv):
             self._was_dead_step(action)
             return
         seat = self.seat(agent)
+        if action is None:
+            raise ValueError(f"{agent} is still in the round: it needs an action, not None")
         index = int(action)
         if not (0 <= index < len(self.actions) and self._current_mask()[index]):
             raise ValueError(f"action {action} ({self._describe(index)}) is not legal for {agent} now")

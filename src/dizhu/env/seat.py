@@ -61,6 +61,8 @@ class SeatEnv(gymnasium.Env):
         self.reward = reward
         self.illegal_reward = illegal_reward
         self.budget = budget
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render mode {render_mode!r}")
         self.render_mode = render_mode
         n = len(self.actions)
         self.action_space = gymnasium.spaces.Discrete(n)

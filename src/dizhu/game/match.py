@@ -164,9 +164,9 @@ class Match:
         self.round = self._next_round()
 
     def new_match(self) -> None:
-        """Reset every total to 0 and deal a new round."""
+        """Reset every total to 0 and deal a new round (the outbox of finished rounds keeps
+        what it holds: :meth:`take_finished` still returns the last match's unclaimed rounds)."""
         self.totals = [0] * self.variant.players
-        self.finished = []
         self.winners = []
         self.abandoned = 0
         self._match_start = self._dealt
