@@ -415,6 +415,61 @@ def test_the_stakes_reasons_show_whole_in_the_top_bar_of_a_narrow_phone(make_tab
     table.shot(f"layout-small-{locale}-stake-reasons")
 
 
+@pytest.mark.parametrize("locale", ["ja", "zh-CN", "en-US"])
+def test_the_top_bar_keeps_its_buttons_whole_after_a_bomb_and_the_rocket(make_table, locale):
+    # 360 x 640: with "bid 3 · 1 bomb (×2) · rocket (×2)" in the bar, its round buttons shrank to
+    # 26-31 px ovals and the reasons lost their end under an ellipsis (a helper's review)
+    table = make_table(PHONE_PORTRAIT, locale=locale).open()
+    words = translations({"ja": "ja", "zh-CN": "zh-Hans", "en-US": "en"}[locale])
+    table.start_deal("classic-look-116")  # the player bids first and holds 6666 and the rocket
+    table.wait_turn_or_over()
+    with table.progressing():
+        table.page.click("[data-ctl=bid-bid-3]")
+    for cards in ([12, 13, 14, 15], [52, 53]):  # nobody can answer either: the player leads both
+        table.wait_turn_or_over()
+        for card in cards:
+            table.click_card(card)
+        with table.progressing():
+            table.page.click("[data-ctl=play]")
+    table.wait_turn_or_over()
+    page = table.page
+    bomb = words["mult.bombs_now.one"].replace("{n}", "1").replace("{factor}", "2")
+    assert page.inner_text(".mult").strip() == "×12"
+    parts = page.eval_on_selector_all(".mult-why .why-part", "els => els.map((e) => e.textContent)")
+    assert parts == [words["mult.bid_now"].replace("{n}", "3"), bomb, words["mult.rocket_now"]]
+    sizes = page.eval_on_selector(".mult-why", "el => [el.scrollWidth, el.clientWidth, el.scrollHeight, el.clientHeight]")
+    assert sizes[0] <= sizes[1] and sizes[2] <= sizes[3] + 0.5, (parts, sizes)  # nothing cut off
+    for button in ("#menu-btn", "#counter-btn", "#rules-btn"):
+        b = box(table, button)
+        assert b["width"] >= 44 and b["height"] >= 44, (button, b)
+    table.shot(f"layout-small-{locale}-bomb-and-rocket")
+
+
+def test_the_others_plays_on_a_portrait_tablet_are_large_and_off_the_edges(make_table):
+    # 768 x 1024 kept the phone's 34 px cards, against the screen's edges, with 400 px of felt
+    # empty between them (a helper's review)
+    table = make_table({"width": 768, "height": 1024}).open()
+    table.start_deal("classic-look-116")
+    table.wait_turn_or_over()
+    with table.progressing():
+        table.page.click("[data-ctl=bid-bid-3]")
+    table.wait_turn_or_over()
+    with table.progressing():
+        table.click_card(table.hand_ids()[0])  # a low single: both computers answer it
+        table.page.click("[data-ctl=play]")
+    table.wait_turn_or_over()
+    board = box(table, "#board")
+    for seat in (1, 2):
+        cards = table.page.locator(f"#zone-{seat} .play-row .card")
+        assert cards.count() >= 1, seat
+        first, last = cards.first.bounding_box(), cards.last.bounding_box()
+        assert first["width"] >= 44, (seat, first)
+        assert first["x"] >= 30 and last["x"] + last["width"] <= 768 - 30, (seat, first, last)
+        middle = first["y"] + first["height"] / 2
+        assert board["y"] + 0.25 * board["height"] < middle < board["y"] + 0.75 * board["height"], (seat, first, board)
+    table.shot("layout-tablet-portrait-plays")
+
+
 @pytest.mark.parametrize("size", ["landscape", "small-landscape", "small"])
 def test_the_results_way_on_is_on_screen_on_a_phone(make_table, size):
     # At 740 x 360 "Another round" was two screens down (548 px, under the header band, the

@@ -8,7 +8,7 @@ from dizhu.moves import moves_from_counts
 from dizhu.puzzles import load
 from dizhu.puzzles.grade import action_text
 
-from .e2e_support import DESKTOP, FOCUSED, PHONE_PORTRAIT, ROW_SIZES, TEXT_LINES, translations
+from .e2e_support import DESKTOP, FOCUSED, PHONE_PORTRAIT, ROW_SIZES, TEXT_LINES, assert_big_enough, translations
 
 SIZES = {"desktop": DESKTOP, "phone": PHONE_PORTRAIT}
 
@@ -302,3 +302,12 @@ def test_a_puzzle_solved_with_the_keyboard_alone(make_table):
     page.keyboard.press("Enter")
     table.wait("body[data-screen=start]")
     assert page.evaluate(FOCUSED) == "puzzles-btn"
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_a_puzzles_cards_and_buttons_are_big_enough_to_tap_on_a_phone(make_table, locale):
+    # The hand's cards were 38 px wide on a phone, under the 44 px the table keeps to
+    table = make_table(PHONE_PORTRAIT, locale=locale).open()
+    open_puzzle(table, farmer_with_partner())
+    assert_big_enough(table, "puzzle")
+    table.shot(f"puzzle-phone-tap-{locale}")

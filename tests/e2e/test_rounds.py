@@ -167,6 +167,13 @@ def test_a_deal_code_typed_or_linked_opens_that_deal(make_table):
     assert 0 <= said["y"] - (field["y"] + field["height"]) < 30, (field, said)
     assert typed.page.get_attribute("#deal-input", "aria-invalid") == "true"
     assert typed.page.get_attribute("#deal-input", "aria-describedby") == "deal-error"
+    # the language selector is on this screen: the error follows it (it stayed in the old one)
+    typed.page.select_option("#start-language", "ja")
+    typed.page.wait_for_function("() => document.documentElement.lang === 'ja'")
+    assert typed.text("#deal-error") == translations("ja")["start.bad_code"]
+    typed.page.select_option("#start-language", "en")
+    typed.page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert typed.text("#deal-error") == en["start.bad_code"]
     typed.page.type("#deal-input", "!")
     assert not typed.page.is_visible("#deal-error") and typed.page.is_visible("#deal-help")
     assert typed.page.get_attribute("#deal-input", "aria-invalid") is None

@@ -197,7 +197,7 @@ async function startNewGame({ variant, level, dealCode = null }) {
     const [question, yes] = dealCode ? ['confirm.replay_deal', 'confirm.replay_deal_yes'] : ['confirm.abandon', 'confirm.abandon_yes'];
     if (!(await confirmAction(t(question), t(yes)))) return false;
   }
-  $('start-error').textContent = '';
+  say('start-error', null);
   try {
     await theTable();
     const { api, view } = await GameApi.create({ variant, level, language: language(), dealCode });
@@ -209,8 +209,8 @@ async function startNewGame({ variant, level, dealCode = null }) {
     return true;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    const text = reasonParts(err.code, err.params).map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
-    $('start-error').textContent = text;
+    const text = say('start-error',
+      () => reasonParts(err.code, err.params).map((p) => (typeof p === 'string' ? p : p.textContent)).join(''));
     showScreen('start');
     toast(text);
     return false;
@@ -220,21 +220,35 @@ async function startNewGame({ variant, level, dealCode = null }) {
 /** Play the deal `code` (typed, pasted or from a #deal= link) at `level`. */
 async function playDeal(text, level = setting('level')) {
   const deal = readDealCode(text);
-  dealFault(deal ? null : t('start.bad_code'));
+  dealFault(deal ? null : () => t('start.bad_code'));
   if (!deal) return false;
   return startNewGame({ variant: deal.variant, level, dealCode: deal.code });
 }
 
 /** What is wrong with the typed deal code, said under the field itself (at the foot of the
- * screen, under the other buttons, a phone showed only the field's red edge); null: nothing. */
-function dealFault(text) {
+ * screen, under the other buttons, a phone showed only the field's red edge); `words` makes it
+ * in the current language; null: nothing. */
+function dealFault(words) {
   const input = $('deal-input');
-  if (text) input.setAttribute('aria-invalid', 'true');
+  if (words) input.setAttribute('aria-invalid', 'true');
   else input.removeAttribute('aria-invalid');
-  $('deal-error').textContent = text || '';
-  $('deal-error').hidden = !text;
-  $('deal-help').hidden = Boolean(text);
-  input.setAttribute('aria-describedby', text ? 'deal-error' : 'deal-help');
+  say('deal-error', words);
+  $('deal-error').hidden = !words;
+  $('deal-help').hidden = Boolean(words);
+  input.setAttribute('aria-describedby', words ? 'deal-error' : 'deal-help');
+}
+
+/** The start screen's messages, each kept as how to say it, so that a change of language,
+ * whose selector is on that screen, says them again in the new one. */
+const said = new Map();
+
+/** Show in element `id` what `words()` says (null: nothing); returns the text. */
+function say(id, words) {
+  if (words) said.set(id, words);
+  else said.delete(id);
+  const text = words ? words() : '';
+  $(id).textContent = text;
+  return text;
 }
 
 /** Opened with …/#deal=<code>: offer that deal (after asking, if a match is in progress). */
@@ -258,11 +272,11 @@ async function resume() {
   } catch (err) {
     if (err instanceof ApiError && ['unknown_game', 'wrong_token', 'missing_token'].includes(err.code)) {
       forgetGame();
-      $('start-error').textContent = t('error.unknown_game');
+      say('start-error', () => t('error.unknown_game'));
       return false;
     }
     if (err instanceof ApiError) {
-      $('start-error').textContent = t('error.network');
+      say('start-error', () => t('error.network'));
       return false;
     }
     throw err;
@@ -273,7 +287,7 @@ function gameLost() {
   forgetGame();
   closeDialogs();
   showScreen('start');
-  $('start-error').textContent = t('error.unknown_game');
+  say('start-error', () => t('error.unknown_game'));
 }
 
 // ---- settlement and replay
@@ -589,6 +603,7 @@ async function boot() {
     if (coach && coach.open) coach.render();
     if ($('records-dialog').open) lazy.records().then((m) => m.renderRecords($('records-body')));
     if (!$('start-screen').hidden) refreshStart();
+    for (const [id, words] of said) $(id).textContent = words();
   });
   for (const select of document.querySelectorAll('.language-select')) {
     select.addEventListener('change', (e) => changeLanguage(e.target.value));

@@ -145,7 +145,8 @@ function info(ds, view) {
   // The result's stake once the round is over (the spring is known only then).
   const mult = ds.result ? ds.result.multiplier : currentMultiplier(ds);
   const round = view.match_round ?? view.round_number;
-  const why = multiplierParts(ds).join(' · ');
+  const parts = multiplierParts(ds);
+  const why = parts.join(' · ');
   const el = $('info');
   if (!changed(el, round, ds.rules.handicap ? ds.robs : null, mult, why)) return;
   // The round of this match (round_number keeps counting across matches and
@@ -157,7 +158,10 @@ function info(ds, view) {
     h('div', { class: 'mult-line' },
       h('span', { class: 'sr-only', text: `${t('table.multiplier')} ` }),
       h('b', { class: 'mult', text: `×${mult}` }),
-      h('span', { class: 'mult-why', text: why })));
+      // each part whole ("rocket (×2)", never "rocket (" and "×2)"); a narrow phone gives each
+      // its own line (table.css)
+      h('span', { class: 'mult-why' }, ...parts.flatMap((part, i) => [
+        ...(i ? [h('span', { class: 'why-sep', text: ' · ' })] : []), h('span', { class: 'why-part', text: part })]))));
 }
 
 function bottomCards(ds) {
