@@ -445,6 +445,17 @@ def test_the_top_bar_keeps_its_buttons_whole_after_a_bomb_and_the_rocket(make_ta
     table.shot(f"layout-small-{locale}-bomb-and-rocket")
 
 
+@pytest.mark.parametrize("locale", ["ja", "en-US"])
+def test_the_results_buttons_keep_to_even_rows_on_a_phone(make_table, locale):
+    # 390 x 844 wrapped them 3 + 1, "新しい試合" alone at the right (a helper's review)
+    table = make_table(PHONE_PORTRAIT_TALL, locale=locale).open()
+    table.start("classic", "normal")
+    table.play_round("classic")
+    rows = table.page.eval_on_selector_all(".settle-foot > .buttons:not(.way-on) > .btn", ROW_SIZES)
+    assert sum(rows) == 4 and max(rows) - min(rows) == 0, rows
+    table.shot(f"layout-results-buttons-{locale}")
+
+
 def test_the_others_plays_on_a_portrait_tablet_are_large_and_off_the_edges(make_table):
     # 768 x 1024 kept the phone's 34 px cards, against the screen's edges, with 400 px of felt
     # empty between them (a helper's review)
