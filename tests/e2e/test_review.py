@@ -259,6 +259,28 @@ def test_the_review_and_all_three_seats_are_in_sight_on_a_tall_phone(make_table)
     table.shot("phone-portrait-390-review")
 
 
+def test_the_review_shows_a_decisions_reason_beside_the_acting_seat_on_a_small_phone(make_table):
+    # 360 x 640: the grade alone was in sight; its reason and figures were under the fold
+    table = make_table(PHONE_PORTRAIT).open()
+    table.start_deal(deal_where_i_bid_first())
+    table.play_round("classic")
+    open_review(table)
+    marks = table.page.locator("#review .review-mark")
+    for decision in sorted({0, marks.count() - 1}):
+        marks.nth(decision).click()
+        table.wait(f"#review .review-mark.current[data-decision='{decision}']")
+        table.page.wait_for_timeout(300)  # (the scroll into sight)
+        outside = table.page.evaluate(IN_VIEW, [".replay-seat.acting", "#replay-caption", ".replay-nav button",
+                                               "#review .review-mark.current", "#review .review-grade"])
+        assert outside == [], (decision, outside)
+        # the grade and what follows it begin well above the step buttons (a long explanation goes
+        # on under them, a scroll away)
+        detail = table.page.locator("#review .review-detail").bounding_box()
+        nav = table.page.locator(".replay-nav").bounding_box()
+        assert detail["y"] + 60 <= nav["y"], (decision, detail, nav)
+    table.shot("phone-portrait-360-review")
+
+
 CUT = """(sel) => { const el = document.querySelector(sel), box = document.querySelector('#review').getBoundingClientRect();
   const r = el.getBoundingClientRect(); return r.top < box.top - 0.5 && r.bottom > box.top + 0.5; }"""
 
