@@ -456,6 +456,23 @@ def test_the_results_buttons_keep_to_even_rows_on_a_phone(make_table, locale):
     table.shot(f"layout-results-buttons-{locale}")
 
 
+def test_the_replay_on_a_portrait_tablet_has_large_cards_in_the_screens_middle(make_table):
+    # 768 x 1024: the phone's 30 px cards over the upper half, the lower half empty
+    table = make_table({"width": 768, "height": 1024}).open()
+    table.start("classic", "normal")
+    table.play_round("classic")
+    table.page.click("[data-ctl=replay]")
+    table.wait("#replay:not([hidden]) .replay-seat")
+    card = table.page.locator("#replay .replay-hand .card").first.bounding_box()
+    assert card["width"] >= 44, card
+    seats = table.page.eval_on_selector_all("#replay .replay-seat", "els => els.map((e) => e.getBoundingClientRect().toJSON())")
+    nav = box(table, "#replay .replay-nav")
+    head = box(table, "#replay .replay-head")
+    above, below = seats[0]["top"] - (head["y"] + head["height"]), nav["y"] - seats[-1]["bottom"]
+    assert abs(above - below) < 0.2 * (above + below) + 40, (above, below)  # in the middle, not up at the top
+    table.shot("layout-tablet-portrait-replay")
+
+
 def test_the_others_plays_on_a_portrait_tablet_are_large_and_off_the_edges(make_table):
     # 768 x 1024 kept the phone's 34 px cards, against the screen's edges, with 400 px of felt
     # empty between them (a helper's review)
