@@ -473,6 +473,18 @@ def test_the_replay_on_a_portrait_tablet_has_large_cards_in_the_screens_middle(m
     table.shot("layout-tablet-portrait-replay")
 
 
+def test_the_results_fit_a_short_computer_screen_without_a_scroll(make_table):
+    # 1366 x 768: the sheet, 560 px wide, needed a scroll to reach the deal code under the scores
+    table = make_table({"width": 1366, "height": 768}).open()
+    table.start("classic", "normal")
+    table.play_round("classic")
+    sheet = table.page.eval_on_selector("#settle-dialog", "el => [el.scrollHeight, el.clientHeight]")
+    assert sheet[0] <= sheet[1] + 1, sheet
+    breakdown, scores = box(table, "#settle-body > .breakdown"), box(table, "#settle-body > .scores")
+    assert scores["x"] >= breakdown["x"] + breakdown["width"] - 1  # side by side
+    table.shot("layout-results-1366x768")
+
+
 def test_the_others_plays_on_a_portrait_tablet_are_large_and_off_the_edges(make_table):
     # 768 x 1024 kept the phone's 34 px cards, against the screen's edges, with 400 px of felt
     # empty between them (a helper's review)
