@@ -233,6 +233,16 @@ def test_the_review_leaves_the_replays_seats_whole_on_a_desktop(make_table):
     table.shot("desktop-1366-review")
 
 
+def go_to_decision(table, decision: int, seats: str) -> list:
+    """Press a decision's mark; what of ``seats``, the caption, the step buttons, the mark and the
+    grade is then out of sight (IN_VIEW)."""
+    table.page.locator("#review .review-mark").nth(decision).click()
+    table.wait(f"#review .review-mark.current[data-decision='{decision}']")
+    table.page.wait_for_timeout(300)  # (the scroll into sight)
+    return table.page.evaluate(IN_VIEW, [seats, "#replay-caption", ".replay-nav button",
+                                         "#review .review-mark.current", "#review .review-grade"])
+
+
 def test_the_review_and_all_three_seats_are_in_sight_on_a_tall_phone(make_table):
     # 390x844: the marks took four rows (a long round), so bringing a decision's explanation into
     # sight scrolled the other seats out of it: the play could not be read beside its grade.
@@ -245,11 +255,7 @@ def test_the_review_and_all_three_seats_are_in_sight_on_a_tall_phone(make_table)
     table.page.evaluate("document.styleSheets[0].insertRule('.review-detail { padding-bottom: 160px; }')")
     marks = table.page.locator("#review .review-mark")
     for decision in sorted({0, min(3, marks.count() - 1), marks.count() - 1}):
-        marks.nth(decision).click()
-        table.wait(f"#review .review-mark.current[data-decision='{decision}']")
-        table.page.wait_for_timeout(300)  # (the scroll into sight)
-        outside = table.page.evaluate(IN_VIEW, [".replay-seat", "#replay-caption", ".replay-nav button",
-                                               "#review .review-mark.current", "#review .review-grade"])
+        outside = go_to_decision(table, decision, ".replay-seat")
         assert outside == [], (decision, outside)
         # ... and none of the seats is under the title bar that stays at the top
         head = table.page.locator(".replay-head").bounding_box()
@@ -267,11 +273,7 @@ def test_the_review_shows_a_decisions_reason_beside_the_acting_seat_on_a_small_p
     open_review(table)
     marks = table.page.locator("#review .review-mark")
     for decision in sorted({0, marks.count() - 1}):
-        marks.nth(decision).click()
-        table.wait(f"#review .review-mark.current[data-decision='{decision}']")
-        table.page.wait_for_timeout(300)  # (the scroll into sight)
-        outside = table.page.evaluate(IN_VIEW, [".replay-seat.acting", "#replay-caption", ".replay-nav button",
-                                               "#review .review-mark.current", "#review .review-grade"])
+        outside = go_to_decision(table, decision, ".replay-seat.acting")
         assert outside == [], (decision, outside)
         # the grade and what follows it begin well above the step buttons (a long explanation goes
         # on under them, a scroll away)
