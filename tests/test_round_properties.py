@@ -232,14 +232,33 @@ def test_a_play_named_by_its_ranks_does_not_tell_which_suits_the_seat_kept(varia
     assert 0.2 < lowest / plays < 0.8
 
 
+@pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
+def test_a_plays_card_ids_are_in_id_order_whatever_the_seat_holds(variant):
+    # Drawn in the secret order, a chain's ids came first for the ranks the seat held more of
+    # (the lowest of more priorities tends to be lower): 0.68 of the time, against 0.54 in id
+    # order (a review). The event lists them in id order, which the public ranks fix.
+    unsorted = plays = 0
+    for n in range(60):
+        r = Round.deal(variant, seed=f"order-{n}")
+        players = [RandomPlayer(seed=n * 10 + s) for s in range(variant.players)]
+        while r.result is None:
+            r.apply(r.to_act, players[r.to_act].decide(r.observation(r.to_act)))
+        for e in r.events:
+            if e["type"] == "play" and len(e["cards"]) > 1:
+                plays += 1
+                unsorted += e["cards"] != sorted(e["cards"])
+    assert plays > 300 and unsorted == 0
+
+
 def test_a_round_saved_before_the_suits_were_keyed_replays_as_it_was_played():
     r = Round.deal("classic", seed="old-save")
     rng = random.Random(1)
     while r.result is None:
         r.apply(r.to_act, rng.choice(r.legal_actions()))
     data = json.loads(r.to_json())
+    assert data["version"] == 2
     actions, data["actions"] = data["actions"], []
-    del data["source"]["suits"]
+    data["version"] = 1  # as saved before the suits were keyed
     old = Round.from_json(data)
     choices = 0
     for seat, text, ids in actions:
@@ -249,5 +268,5 @@ def test_a_round_saved_before_the_suits_were_keyed_replays_as_it_was_played():
             assert picked == held[: len(picked)]  # the lowest ids, as such a round was played
     assert choices >= 5
     assert [e for e in old.events if e["type"] == "play"] != [e for e in r.events if e["type"] == "play"]
-    assert "suits" not in json.loads(old.to_json())["source"]
+    assert json.loads(old.to_json())["version"] == 1  # and saved again as it was
     assert Round.from_json(old.to_json()).events == old.events

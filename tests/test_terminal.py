@@ -1,8 +1,10 @@
 """`dizhu play`: a whole match in the terminal, driven through its input and output."""
 
 import io
+import re
+import string
 
-from dizhu.bots.reasons import describe
+from dizhu.bots.reasons import HINT_REASONS, describe
 from dizhu.terminal import play
 
 
@@ -41,3 +43,9 @@ def test_reasons_in_english_say_one_card_not_one_cards():
     assert describe({"key": "reach_line", "params": {"n": 1}}) == "takes you to the handicap line: you win holding 1 card"
     assert describe({"key": "reach_line", "params": {"n": 2}}).endswith("2 cards")
     assert describe({"key": "search", "params": {"rate": 61, "games": 1}}) == "won 61% of 1 simulated game"
+    assert describe({"key": "stop_opponent", "params": {"n": 1}}).endswith("needs only 1 more card")
+    # every template with a count: none says "1 ...s" once filled with 1
+    for key, template in HINT_REASONS.items():
+        fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+        text = describe({"key": key, "params": {f: 1 for f in fields}})
+        assert not re.search(r"\b1 [a-z ]*?(cards|plays|games)\b", text), (key, text)

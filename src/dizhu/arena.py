@@ -200,21 +200,16 @@ class ArenaResult:
 
 
 def _mean_ci(values: list[float], within: tuple[float, float] = (-math.inf, math.inf)) -> dict[str, float]:
-    """The mean and its 95% normal interval, cut to ``within`` (a share stays in [0, 1]);
-    no interval from fewer than two games.
+    """The mean and its 95% normal interval, cut to ``within`` (a share stays in [0, 1]).
 
     >>> _mean_ci([1.0, 1.0, 0.0, 1.0, 1.0, 1.0], within=(0.0, 1.0))["high"]
     1.0
-    >>> _mean_ci([1.0])["low"]
-    nan
     """
     n = len(values)
     if n == 0:
         return {"value": float("nan"), "low": float("nan"), "high": float("nan")}
     mean = sum(values) / n
-    if n == 1:
-        return {"value": mean, "low": float("nan"), "high": float("nan")}
-    var = sum((x - mean) ** 2 for x in values) / (n - 1)
+    var = sum((x - mean) ** 2 for x in values) / (n - 1) if n > 1 else 0.0
     half = 1.96 * math.sqrt(var / n)
     return {"value": mean, "low": max(within[0], mean - half), "high": min(within[1], mean + half)}
 

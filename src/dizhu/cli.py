@@ -145,6 +145,9 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.add_argument("--quick-workers", type=_at_least_one, default=default("quick_workers"), metavar="N",
                        help="processes that run normal and intermediate, the fallback moves and the hints "
                        "of those levels (default: %(default)s)")
+    serve.add_argument("--hint-workers", type=_at_least_one, default=default("hint_workers"), metavar="N",
+                       help="processes that run super-hard's hints and auto-play's moves, apart from the "
+                       "computers' searches (default: half of --workers' default, at least one: %(default)s)")
     serve.add_argument("--bot-budget", type=_positive, default=default("bot_budget"), metavar="SECONDS",
                        help="thinking time per computer decision (default: each level's own)")
     serve.add_argument("--retention-days", type=_positive, default=default("retention_days"), metavar="DAYS",

@@ -18,7 +18,7 @@ from types import ModuleType
 
 __all__ = ["load", "pure_python_asked", "PURE_PYTHON"]
 
-#: Set (to anything but the empty string) in the environment, the Python code runs everywhere.
+#: Set (to anything but the empty string or 0) in the environment, the Python code runs everywhere.
 PURE_PYTHON = "DIZHU_PURE_PYTHON"
 
 

@@ -48,7 +48,7 @@ HINT_REASONS: dict[str, str] = {
 }
 
 
-_ONE = re.compile(r"\b1 (card|play|control card|simulated game)s\b")
+_ONE = re.compile(r"\b1 (card|play|control card|simulated game|more card)s\b")
 
 
 def describe(reason: dict[str, Any]) -> str:

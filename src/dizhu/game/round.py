@@ -78,10 +78,12 @@ from .observation import Observation
 
 __all__ = ["Round", "Result", "FORMAT_VERSION", "check_answer"]
 
-FORMAT_VERSION = 1
-#: ``source["suits"]``: a play named by its ranks takes the seat's cards in the deal's secret suit
-#: order (:func:`~dizhu.game.deal.suit_priorities`); rounds saved without it took the lowest ids.
-KEYED = "keyed"
+#: Version 2: a play named by its ranks takes the seat's cards in the deal's secret suit order
+#: (:func:`~dizhu.game.deal.suit_priorities`); version 1, the lowest ids.  A round saved at
+#: version 1 replays and saves as one, so its plays keep the cards they took; software that
+#: knows only version 1 refuses a version 2 round rather than replay its plays with other cards.
+FORMAT_VERSION = 2
+_LOWEST_IDS = 1
 BIDDING, PLAYING, OVER = "bidding", "playing", "over"
 
 
@@ -140,6 +142,7 @@ class Round:
         self._redeal_code = ""
         self._legal: list[Action] | None = None
         self._priority: list[int] | None = None  # the deal's suit priorities, once needed
+        self._format = FORMAT_VERSION
 
     @classmethod
     def deal(cls, variant: "str | Variant" = "classic", seed: "str | int | None" = None) -> "Round":
@@ -163,7 +166,7 @@ class Round:
         variant = parse_deal_code(code)
         self = cls(variant)
         self._redeal_code = code
-        self._source = {"code": code, "suits": KEYED}
+        self._source = {"code": code}
         self.deal_hash = commitment(code)
         self._start_deal(deal_cards(code, 0))
         return self
@@ -189,7 +192,10 @@ class Round:
         rest of the deck.  With ``landlord`` set, bidding is skipped (classic:
         ``bid``, 1 by default; duel: ``robs``, 0 by default, which also set the
         handicap) and that seat takes the bottom at once.  A classic
-        all-pass re-deal draws from ``redeal_seed`` (random by default).
+        all-pass re-deal draws from ``redeal_seed`` (random by default), which
+        also keys which suits a play named by its ranks takes: two rounds from
+        the same hands take the same cards for the same actions only with the
+        same ``redeal_seed``.
         """
         v = get_variant(variant)
         if len(hands) != v.players:
@@ -241,7 +247,6 @@ class Round:
             "bid": bid,
             "robs": robs,
             "redeal_code": self._redeal_code,
-            "suits": KEYED,
         }
         self._start_deal(Deal(dealt_hands, dealt_bottom, dealt_undealt, first))
         if landlord is not None:
@@ -482,7 +487,7 @@ class Round:
             raise IllegalAction("not_in_hand", cards=combo.text)
         need = list(combo.counts)
         picked = []
-        if self._source.get("suits") == KEYED:
+        if self._format != _LOWEST_IDS:
             # Not lowest ids first, which would tell the table which suits the seat lacks.
             if self._priority is None:
                 self._priority = suit_priorities(self._redeal_code, self._deal_number)
@@ -491,7 +496,8 @@ class Round:
             if need[card.rank]:
                 need[card.rank] -= 1
                 picked.append(card)
-        return picked
+        # in id order: the order drawn by priority would say which ranks the seat holds more of
+        return sorted(picked)
 
     # ---- settlement
 
@@ -625,7 +631,7 @@ class Round:
         return json.dumps(
             {
                 "format": "dizhu-round",
-                "version": FORMAT_VERSION,
+                "version": self._format,
                 "variant": self.variant.name,
                 "source": self._source,
                 "actions": self._actions(),
@@ -639,7 +645,7 @@ class Round:
         data = json.loads(text) if isinstance(text, (str, bytes)) else text
         if not isinstance(data, dict) or data.get("format") != "dizhu-round":
             raise ValueError("not a saved dizhu round")
-        if data.get("version") != FORMAT_VERSION:
+        if data.get("version") not in (_LOWEST_IDS, FORMAT_VERSION):
             raise ValueError(f"unsupported saved-round version {data.get('version')!r}")
         source = data["source"]
         if "code" in source:
@@ -657,9 +663,7 @@ class Round:
                 robs=source.get("robs", 0),
                 redeal_seed=source["redeal_code"].partition("-")[2],
             )
-        if source.get("suits") != KEYED:
-            # Saved before the suits were keyed: its plays took the lowest ids, so must its replay.
-            del self._source["suits"]
+        self._format = data["version"]  # a version 1 round took the lowest ids: so must its replay
         for seat, text_action, card_ids in data["actions"]:
             if card_ids is None:
                 self.apply(seat, text_action)

@@ -168,7 +168,8 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         store = database.store
         app.state.creation_limit = database.creation_limit
         runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout,
-                                   quick_workers=settings.quick_workers, think_share=settings.think_share)
+                                   quick_workers=settings.quick_workers, hint_workers=settings.hint_workers,
+                                   think_share=settings.think_share)
         # The workers start while this process builds the engine's move tables (half a
         # second on first use: better now than in a player's first request).
         starting = asyncio.create_task(runner.start())

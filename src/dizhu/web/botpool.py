@@ -1,12 +1,12 @@
 """Computer players run in worker processes, scheduled fairly between clients.
 
 The event loop only waits on futures: a bot thinking for a second holds up
-nobody else.  The work is split into two *lanes* so that cheap decisions
+nobody else.  The work is split into *lanes* so that cheap decisions
 never queue behind expensive ones:
 
 - the **deep** lane (``workers`` processes) runs the searching level
   (super-hard);
-- the **hint** lane (one process) runs the searching level's hints, and
+- the **hint** lane (``hint_workers`` processes) runs the searching level's hints, and
   auto-play's moves by them.  Not in the deep lane: a hint is answered as soon
   as it is found, so a hint queued behind a computer's search would time that
   search, which is long when the computer has a choice and nil when it has
@@ -330,9 +330,9 @@ class _Lane:
 class BotRunner:
     """Runs bot decisions and hints off the event loop, fairly between clients.
 
-    ``workers`` processes for the deep lane, one for the hints of its level and
-    ``quick_workers`` for the quick lane (``workers=0``: one thread each inside
-    the server, for tests).
+    ``workers`` processes for the deep lane, ``hint_workers`` for the hints of its
+    level and ``quick_workers`` for the quick lane (``workers=0``: one thread each
+    inside the server, for tests).
     ``timeout`` bounds one job's run, not its wait in the queue.
     ``think_share`` is the fraction of a deep worker one client may ask for
     lately (:class:`ThinkingShare`; 0: no limit).
@@ -348,6 +348,7 @@ class BotRunner:
         timeout: float,
         *,
         quick_workers: int = 1,
+        hint_workers: int = 1,
         think_share: float = 0.0,
         decide_fn: Callable[..., str] = worker.decide,
         suggest_fn: Callable[..., dict[str, Any]] = worker.suggest,
@@ -364,7 +365,8 @@ class BotRunner:
         deep = [make(f"dizhu-bot-deep-{i}", worker.WORKER_NICENESS["deep"]) for i in range(1 if threads else workers)]
         quick = [make(f"dizhu-bot-quick-{i}", worker.WORKER_NICENESS["quick"])
                  for i in range(1 if threads else max(1, quick_workers))]
-        hints = [make("dizhu-bot-hint-0", worker.WORKER_NICENESS["hint"])]
+        hints = [make(f"dizhu-bot-hint-{i}", worker.WORKER_NICENESS["hint"])
+                 for i in range(1 if threads else max(1, hint_workers))]
         review = [make("dizhu-bot-review-0", worker.WORKER_NICENESS["review"])]
         self.lanes = {"deep": _Lane("deep", deep), "hint": _Lane("hint", hints), "quick": _Lane("quick", quick),
                       "review": _Lane("review", review)}

@@ -77,8 +77,11 @@ class Settings:
     #: Scale of the computers' decision pace (pacing.py): 1 hides their thinking time
     #: from every client; 0 turns the pace off (tests and benchmarks of raw speed only).
     pace: float = 1.0
-    #: Processes for the quick lane (normal, intermediate, hints, fallbacks).
+    #: Processes for the quick lane (normal, intermediate, their hints, fallbacks).
     quick_workers: int = 1
+    #: Processes for the hint lane (the searching level's hints and auto-play's moves):
+    #: half the searching workers, at least one.
+    hint_workers: int = field(default_factory=lambda: max(1, default_workers() // 2))
     #: Requests of one client address that may keep computers thinking at once;
     #: more answer ``429 too_busy`` before anything is applied.
     client_thinking: int = 4
