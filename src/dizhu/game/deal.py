@@ -24,7 +24,7 @@ cards go.  Lowest ids first would tell the table that the seat holds none of
 the lower suits; instead each card has a secret priority for the deal, the
 first 8 bytes (big-endian) of SHA-256 of ``"dizhu-suits|<code>|<deal
 number>|<card id>"``, and the cards of each rank go lowest priority first
-(:func:`suit_priorities`).  Until the code is revealed the cards played say
+(:func:`suit_priorities`), listed in id order.  Until the code is revealed the cards played say
 nothing of the suits still hidden; after, anyone can check them too.
 
 >>> code = "classic-0123456789abcdef"
