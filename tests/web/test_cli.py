@@ -108,3 +108,39 @@ def test_options_left_out_give_the_settings_own_defaults(monkeypatch):
     changed = {f.name for f in fields(Settings) if getattr(chosen, f.name) != getattr(Settings(), f.name)}
     assert changed == {"hint_per_minute", "round_per_minute", "create_per_minute", "keep_alive",
                        "forwarded_allow_ips", "pace", "rounds_kept"}
+
+
+@pytest.mark.parametrize("command, says", [
+    (["arena", "--a", "normal", "--b", "normal", "--deals", "x"], "--deals: must be a whole number, 1 or more, not 'x'"),
+    (["serve", "--port", "abc"], "--port: must be a TCP port, 0 to 65535, not 'abc'"),
+    (["serve", "--workers", "x"], "--workers: must be a whole number, 0 or more, not 'x'"),
+    (["bench", "--seconds", "abc"], "--seconds: must be a number more than 0, not 'abc'"),
+    (["db"], "required: {copy,backup}"),
+])
+def test_a_wrong_argument_is_named_in_the_players_words(command, says, capsys):
+    # argparse named the converters: "invalid _at_least_one value", "arguments are required: db_command"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(command)
+    err = capsys.readouterr().err
+    assert says in err and "invalid _" not in err and "db_command" not in err
+
+
+def test_version_help_and_the_module_entry_point():
+    from dizhu import __version__
+
+    out = subprocess.run([sys.executable, "-m", "dizhu", "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == f"dizhu {__version__}"
+    arena = subprocess.run([sys.executable, "-m", "dizhu", "arena", "--help"], capture_output=True, text=True,
+                           check=True).stdout
+    assert "95% confidence" in arena and "%%" not in arena and "(default: 2000)" in arena
+
+
+def test_ctrl_c_stops_a_command_quietly(monkeypatch, capsys):
+    from dizhu import cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_deal", interrupted)
+    assert cli.main(["deal"]) == 130
+    assert "Traceback" not in capsys.readouterr().err
