@@ -139,14 +139,18 @@ def test_a_hint_sent_on_to_act_as_it_came_is_applied_a_pass_or_a_bid_too(client)
     # the hint answers a pass or a bid with `"cards": []`; /act took that for cards with a non-play
     game = new_game(client, variant="duel")
     kinds = set()
-    for _ in range(200):
-        if game.obs["phase"] == "over":
+    for _ in range(5):  # rounds, until both a play and something else went through (a landlord's
+        for _ in range(200):  # spring once left the player nothing but passes)
+            if game.obs["phase"] == "over":
+                break
+            hint = game.post("hint", {}).json()
+            kinds.add(hint["action"].split()[0])
+            response = game.act(hint["action"], cards=hint["cards"])
+            assert response.status_code == 200, response.text
+        assert game.obs["phase"] == "over"
+        if "play" in kinds and kinds - {"play"}:
             break
-        hint = game.post("hint", {}).json()
-        kinds.add(hint["action"].split()[0])
-        response = game.act(hint["action"], cards=hint["cards"])
-        assert response.status_code == 200, response.text
-    assert game.obs["phase"] == "over"
+        assert game.write("another-round").status_code == 200
     assert "play" in kinds and kinds - {"play"}  # a bid, a call, a rob or a pass went through too
     assert game.act("play 3", cards=[]).status_code == 422  # a play still needs its cards
 
