@@ -362,15 +362,16 @@ class BotRunner:
         self._review_fn = review_fn
         threads = workers <= 0
         make: Callable[[str, int], _Slot] = _ThreadSlot if threads else _ProcessSlot
-        deep = [make(f"dizhu-bot-deep-{i}", worker.WORKER_NICENESS["deep"]) for i in range(1 if threads else workers)]
-        quick = [make(f"dizhu-bot-quick-{i}", worker.WORKER_NICENESS["quick"])
-                 for i in range(1 if threads else max(1, quick_workers))]
-        hints = [make(f"dizhu-bot-hint-{i}", worker.WORKER_NICENESS["hint"])
-                 for i in range(1 if threads else max(1, hint_workers))]
-        review = [make("dizhu-bot-review-0", worker.WORKER_NICENESS["review"])]
-        self.lanes = {"deep": _Lane("deep", deep), "hint": _Lane("hint", hints), "quick": _Lane("quick", quick),
-                      "review": _Lane("review", review)}
-        self.shares = ThinkingShare(think_share * len(deep))
+
+        def lane(name: str, size: int) -> _Lane:
+            """``size`` workers at the lane's priority (one thread for tests)."""
+            slots = [make(f"dizhu-bot-{name}-{i}", worker.WORKER_NICENESS[name])
+                     for i in range(1 if threads else max(1, size))]
+            return _Lane(name, slots)
+
+        self.lanes = {"deep": lane("deep", workers), "hint": lane("hint", hint_workers),
+                      "quick": lane("quick", quick_workers), "review": lane("review", 1)}
+        self.shares = ThinkingShare(think_share * len(self.lanes["deep"].slots))
 
     def lane(self, level: str) -> _Lane:
         return self.lanes["deep" if level in DEEP_LEVELS else "quick"]
