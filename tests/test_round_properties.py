@@ -190,6 +190,17 @@ def test_random_player_drives_a_round():
     assert result is r.result and r.phase == "over"
 
 
+def _played_out(variant, seed, n, apply=None):
+    """``Round.deal(variant, seed)`` played to its end by random players (their dice from ``n``);
+    ``apply(r, seat, action)`` applies each action instead of ``r.apply`` (and may look at it)."""
+    r = Round.deal(variant, seed=seed)
+    players = [RandomPlayer(seed=n * 10 + s) for s in range(variant.players)]
+    while r.result is None:
+        seat = r.to_act
+        (apply or Round.apply)(r, seat, players[seat].decide(r.observation(seat)))
+    return r
+
+
 def _picks(r, seat, action):
     """Apply ``action``; for each rank it played that left the seat a choice of suits,
     (the ids of that rank it held, the ids it played)."""
@@ -216,12 +227,8 @@ def test_a_play_named_by_its_ranks_does_not_tell_which_suits_the_seat_kept(varia
     # and 41 of the duel's undealt cards in 10 duel rounds).
     plays = lowest = 0
     for n in range(120):
-        r = Round.deal(variant, seed=f"suits-{n}")
-        players = [RandomPlayer(seed=n * 10 + s) for s in range(variant.players)]
         choices = []
-        while r.result is None:
-            seat = r.to_act
-            choices += _picks(r, seat, players[seat].decide(r.observation(seat)))
+        r = _played_out(variant, f"suits-{n}", n, lambda r, seat, action: choices.extend(_picks(r, seat, action)))
         # the deal's secret order, which anyone can check once the code is revealed
         order = suit_priorities(r.deal_code, sum(e["type"] == "redeal" for e in r.events))
         for held, picked in choices:
@@ -239,10 +246,7 @@ def test_a_plays_card_ids_are_in_id_order_whatever_the_seat_holds(variant):
     # order (a review). The event lists them in id order, which the public ranks fix.
     unsorted = plays = 0
     for n in range(60):
-        r = Round.deal(variant, seed=f"order-{n}")
-        players = [RandomPlayer(seed=n * 10 + s) for s in range(variant.players)]
-        while r.result is None:
-            r.apply(r.to_act, players[r.to_act].decide(r.observation(r.to_act)))
+        r = _played_out(variant, f"order-{n}", n)
         for e in r.events:
             if e["type"] == "play" and len(e["cards"]) > 1:
                 plays += 1
