@@ -111,6 +111,34 @@ def test_a_refused_new_round_does_not_use_up_the_limit(tmp_path):
         assert game.write("new-game").status_code == 429  # the two real rounds used the burst
 
 
+def test_a_new_round_lost_to_another_servers_write_does_not_use_up_the_limit(tmp_path):
+    # on a shared database another host may write the game between our read and our commit: the
+    # compare-and-swap refuses ours (409 stale) and the round we dealt is never stored
+    settings = Settings(data_dir=tmp_path, workers=0, round_burst=2, round_per_minute=1)
+    with TestClient(create_app(settings)) as client:
+        store = client.app.state.service.store
+        game = new_game(client, variant="duel")
+        game.play_out()
+        real = store.save
+        lost = []
+
+        async def losing(new, expected, **kwargs):
+            if not lost:
+                lost.append(new.version)
+                return False  # as if another host had written first
+            return await real(new, expected, **kwargs)
+
+        store.save = losing
+        for _ in range(3):
+            refused = game.write("another-round")
+            assert refused.status_code == 409 and refused.json()["error"]["code"] == "stale"
+            lost.clear()
+        store.save = real
+        assert game.write("another-round").status_code == 200
+        assert game.write("new-game").status_code == 200
+        assert game.write("new-game").status_code == 429  # the two stored rounds used the burst
+
+
 def test_hints_are_computed_once_per_version_and_limited_per_game(tmp_path):
     settings = Settings(data_dir=tmp_path, workers=0, hint_burst=2, hint_per_minute=1)
     with TestClient(create_app(settings)) as client:

@@ -615,11 +615,16 @@ class GameService:
             session.forget()  # the live match may be half-changed: reload it next time
             raise
         entry = RequestEntry(write.request.request_id, write.fingerprint, since, None, self.clock())
-        if not _bots_to_act(match):
-            _, _, body = await self._commit(session, record, match, request=entry, answer_since=since)
-            return Reply(body)
-        # The human's move is stored before the computers think.
-        record, _, _ = await self._commit(session, record, match, request=entry)
+        try:
+            if not _bots_to_act(match):
+                _, _, body = await self._commit(session, record, match, request=entry, answer_since=since)
+                return Reply(body)
+            # The human's move is stored before the computers think.
+            record, _, _ = await self._commit(session, record, match, request=entry)
+        except BaseException:
+            if write.deals:  # dealt in memory, never stored (409 stale, a database error): no round
+                self._round_limit.refund(write.client)
+            raise
         _, body = await self._play_computers(session, record, match, request=entry, answer_since=since,
                                              client=write.client)
         return Reply(body)
