@@ -77,6 +77,26 @@ def test_bid_1_bomb_and_rocket_make_p_4():
     assert [b["source"] for b in r.result.breakdown] == ["bid", "bomb", "rocket"]
 
 
+def test_an_answer_to_the_rocket_is_refused_as_unbeatable():
+    # "a bomb or the rocket" (wrong_kind) would point to a way out the rocket does not have
+    r = Round.from_deal(
+        "classic",
+        ["4556789TJQKA222BR", "33334466778899TTJ", "4556789TJJQQKKAA2"],
+        bottom="QKA",
+        landlord=0,
+        bid=1,
+    )
+    play(r, ["0: play BR"])
+    for action in ("play 44", "play 3333"):
+        with pytest.raises(IllegalAction) as refused:
+            r.apply(1, action)
+        assert refused.value.reason == "unbeatable" and refused.value.params["previous"] == "BR"
+    play(r, ["1: pass", "2: pass", "0: play 4"])
+    with pytest.raises(IllegalAction) as refused:
+        r.apply(1, "play 44")
+    assert refused.value.reason == "wrong_kind"  # only the rocket has no answer
+
+
 def test_spring():
     r = Round.from_deal(
         "classic",

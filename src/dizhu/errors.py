@@ -60,6 +60,7 @@ REASONS |= {
     "not_in_hand": "you do not hold {cards}",
     "wrong_kind": "{play} cannot answer {previous}: play a {kind} of {size} cards, a bomb or the rocket",
     "too_weak": "{play} does not beat {previous}",
+    "unbeatable": "nothing beats {previous}, the rocket: pass",
     "round_in_progress": "the round is still being played",
     "match_over": "the match is over: start a new match",
 }

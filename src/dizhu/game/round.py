@@ -97,9 +97,15 @@ def check_answer(combo: Combo, previous: Combo) -> None:
     Traceback (most recent call last):
     ...
     dizhu.IllegalAction: 33 does not beat 44
+    >>> check_answer(classify("2222"), classify("BR"))
+    Traceback (most recent call last):
+    ...
+    dizhu.IllegalAction: nothing beats BR, the rocket: pass
     """
     if beats(combo, previous):
         return
+    if previous.kind is Kind.ROCKET:  # "a bomb or the rocket" would be no way out here
+        raise IllegalAction("unbeatable", play=combo.text, previous=previous.text)
     if combo.is_bomb or (combo.kind is previous.kind and combo.size == previous.size):
         raise IllegalAction("too_weak", play=combo.text, previous=previous.text)
     raise IllegalAction("wrong_kind", play=combo.text, previous=previous.text, kind=previous.kind.value,
