@@ -44,6 +44,14 @@ def _serve(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"dizhu serve: cannot use the data directory {settings.data_dir}: {error.strerror}", file=sys.stderr)
         return 2
+    from .web.database import DatabaseError, check_reachable, is_postgres
+
+    if is_postgres(settings.database):
+        try:
+            check_reachable(settings.database)
+        except DatabaseError as error:
+            print(f"dizhu serve: {error}", file=sys.stderr)
+            return 2
     serve(settings, access_log=not args.no_access_log)
     return 0
 

@@ -97,6 +97,36 @@ def test_copy_back_to_sqlite_and_the_check_catches_a_difference(tmp_path, pg_url
         copy_games(back, back)
 
 
+def test_a_source_changed_during_the_copy_leaves_the_target_empty(tmp_path, pg_url, monkeypatch):
+    # a server still writing to the source: the copy is refused before its transaction commits,
+    # so the target stays empty and the same command works once the server is stopped
+    from dizhu.web import dbcopy
+
+    settings = Settings(data_dir=tmp_path / "data", workers=0)
+    fill(settings)
+    source = f"sqlite:{settings.db_path}"
+    read = dbcopy._rows
+    calls = []
+
+    def read_then_write(url, data_dir):
+        yield from read(url, data_dir)
+        if url == source and not calls:  # the copy's own read of the source: a server writes after it
+            calls.append(url)
+            db = sqlite3.connect(settings.db_path)
+            with db:
+                db.execute("UPDATE games SET state = state || ' ' WHERE id = (SELECT min(id) FROM games)")
+            db.close()
+
+    monkeypatch.setattr(dbcopy, "_rows", read_then_write)
+    for target in (pg_url, f"sqlite:{tmp_path / 'copy.sqlite'}"):
+        calls.clear()
+        with pytest.raises(CopyError, match="Nothing was copied"):
+            copy_games(source, target)
+        assert not rows(target, tmp_path)["games"]
+    monkeypatch.setattr(dbcopy, "_rows", read)
+    assert copy_games(source, pg_url).rows["games"] == 3
+
+
 def test_backup_while_the_server_runs(tmp_path):
     settings = Settings(data_dir=tmp_path / "data", workers=0)
     with TestClient(create_app(settings)) as client:
@@ -117,8 +147,11 @@ def test_serve_takes_the_database_from_the_option_or_the_environment(monkeypatch
     from dizhu.cli import main
     from dizhu.web import server
 
+    from dizhu.web import database
+
     seen: list[Settings] = []
     monkeypatch.setattr(server, "serve", lambda settings, access_log: seen.append(settings))
+    monkeypatch.setattr(database, "check_reachable", lambda url: None)  # no db.internal here
     monkeypatch.delenv("DIZHU_DATABASE", raising=False)
     main(["serve"])
     monkeypatch.setenv("DIZHU_DATABASE", "postgresql://site@db.internal/dizhu")
@@ -185,6 +218,17 @@ def test_an_unreachable_postgresql_source_fails_plainly_without_its_password(tmp
     for url in ("postgresql://u:s3cr%zzet@127.0.0.1:1/x", "postgresql://u:s3cret word@127.0.0.1:1/x"):
         assert main(["db", "copy", "--from", url, "--to", f"sqlite:{tmp_path / 'copy.sqlite'}"]) == 1
         assert "s3cr" not in capsys.readouterr().err
+
+
+def test_serve_says_plainly_why_it_cannot_open_its_database(tmp_path, pg_url, capsys):
+    # it used to start, retry for 10 s and stop with the pool's traceback, the cause only in its log
+    from dizhu.cli import main
+
+    for url in ("postgresql://nobody:secret@127.0.0.1:1/x", pg_url.rsplit("/", 1)[0] + "/no_such_database"):
+        assert main(["serve", "--data-dir", str(tmp_path), "--database", url]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("dizhu serve: cannot open the PostgreSQL") and "secret" not in err
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
 def test_a_backup_needs_its_directory(tmp_path, capsys):

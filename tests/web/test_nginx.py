@@ -56,7 +56,19 @@ http {{
     }}
     server {{
         listen 127.0.0.1:{port};
+        server_tokens off;
         client_max_body_size 16k;
+        large_client_header_buffers 4 16k;
+        error_page 413 =413 @body_too_large;
+        error_page 494 =431 @headers_too_large;
+        location @body_too_large {{
+            default_type application/json;
+            return 413 '{{"error": {{"code": "body_too_large", "message": "the request body is over 16384 bytes", "params": {{}}}}}}';
+        }}
+        location @headers_too_large {{
+            default_type application/json;
+            return 431 '{{"error": {{"code": "headers_too_large", "message": "the request headers are over 16384 bytes", "params": {{}}}}}}';
+        }}
         location / {{
             proxy_pass http://dizhu;
             proxy_http_version 1.1;
@@ -168,3 +180,17 @@ def test_rounds_through_nginx_each_game_on_one_host_and_on_when_that_host_dies(n
     other = next(a for a in addresses if a != where)
     assert other in upstreams(access_log, game["game_id"], until=lambda hosts: other in hosts)
     assert client.get("/").status_code == 200  # the UI too
+
+
+def test_what_nginx_refuses_itself_it_refuses_as_the_api_does(nginx_in_front):
+    # API.md: every refusal is JSON with a code; nginx's own pages were HTML, and a 12 KB header
+    # the hosts accept was refused by nginx's 8 KB default
+    client, _, _ = nginx_in_front
+    big_body = client.post("/api/games", content=b'{"variant": "classic", "x": "' + b"a" * 17_000 + b'"}',
+                           headers={"Content-Type": "application/json"})
+    assert big_body.status_code == 413
+    assert big_body.json()["error"]["code"] == "body_too_large"
+    assert client.get("/api/health", headers={"X-Note": "a" * 12_000}).status_code == 200
+    big_head = client.get("/api/health", headers={"X-Note": "a" * 17_000})
+    assert big_head.status_code == 431 and big_head.json()["error"]["code"] == "headers_too_large"
+    assert "nginx/" not in big_head.headers.get("server", "")

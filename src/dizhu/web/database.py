@@ -9,16 +9,20 @@ all the time (other hosts may die) or only at start-up.
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import Callable, Iterator, Protocol
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from .ratelimit import TokenBuckets
 from .settings import Settings
 from .sqlite_store import SQLiteStore
 from .store import AsyncStore
 
-__all__ = ["Database", "GameClaims", "LocalClaims", "open_database", "is_postgres", "sqlite_path", "describe"]
+__all__ = ["Database", "GameClaims", "LocalClaims", "open_database", "is_postgres", "sqlite_path", "describe",
+           "DatabaseError", "plainly", "check_reachable"]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -44,6 +48,57 @@ def describe(url: str) -> str:
 
         return f"PostgreSQL {hide_password(url)}"
     return f"SQLite file {url[len('sqlite:'):] if url.startswith('sqlite:') else url}"
+
+
+class DatabaseError(RuntimeError):
+    """A database that cannot be used, said in one line (no traceback, no password)."""
+
+
+def passwords_in(*urls: str) -> list[str]:
+    """The passwords written in ``urls``, as written and decoded, longest first.
+
+    >>> passwords_in("postgresql://u:s3cr%20et@h/db?password=q", "sqlite:x")
+    ['s3cr%20et', 's3cr et', 'q']
+    """
+    found: list[str] = []
+    for url in urls:
+        if not is_postgres(url):
+            continue
+        parts = urlsplit(url)
+        user_info = parts.netloc.rpartition("@")[0]
+        written = [user_info.partition(":")[2]] + parse_qs(parts.query).get("password", [])
+        found += [form for secret in written if secret for form in dict.fromkeys([secret, unquote(secret)])]
+    return sorted(dict.fromkeys(found), key=len, reverse=True)
+
+
+@contextmanager
+def plainly(error: type[DatabaseError], what: str, *urls: str) -> Iterator[None]:
+    """A database's own error (not a database, unreachable, refused) as ``error``, one line
+    without the passwords of ``urls`` (the driver's message may quote an address it cannot read)."""
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
+    try:
+        import psycopg
+
+        errors += (psycopg.Error,)
+    except ImportError:
+        pass
+    try:
+        yield
+    except errors as exc:
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        for secret in passwords_in(*urls):
+            message = message.replace(secret, "***")
+        raise error(f"{what}: {message}") from None
+
+
+def check_reachable(url: str, timeout: int = 10) -> None:
+    """Connect to the PostgreSQL database ``url`` once: a host that cannot use it says why
+    (``DatabaseError``) before it starts, where the pool would retry for its whole timeout and
+    then fail with the cause only in its log."""
+    import psycopg
+
+    with plainly(DatabaseError, f"cannot open the {describe(url)}", url):
+        psycopg.connect(url, connect_timeout=timeout).close()
 
 
 class GameClaims(Protocol):

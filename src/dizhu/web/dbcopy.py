@@ -2,8 +2,10 @@
 
 A copy moves every game, finished round and remembered request, row for
 row, from one database to another (SQLite or PostgreSQL, either way), into
-an empty target in one transaction; then both sides are read again and
-compared table by table, so that a copy that reports success is exact.
+an empty target in one transaction.  Before that transaction commits, the
+source is read again: if a server changed it meanwhile, nothing is kept.  After
+it, both sides are read again and compared table by table, so that a copy that
+reports success is exact.
 The creation limit's buckets are not copied: they refill in minutes.
 """
 
@@ -12,13 +14,12 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from contextlib import closing, contextmanager
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
-from urllib.parse import parse_qs, unquote, urlsplit
+from typing import Any, Callable, Iterator
 
-from .database import describe, is_postgres, sqlite_path
+from .database import DatabaseError, describe, is_postgres, plainly, sqlite_path
 from .sqlite_store import SQLiteStore
 
 __all__ = ["copy_games", "backup_sqlite", "table_digests", "CopyReport", "TABLES", "CopyError"]
@@ -40,50 +41,13 @@ _LATER = {"reviews"}
 CHUNK = 2000
 
 
-class CopyError(RuntimeError):
+class CopyError(DatabaseError):
     """The copy could not be made (nothing was written), or did not compare equal."""
 
 
 @dataclass
 class CopyReport:
     rows: dict[str, int]
-
-
-def _passwords(*urls: str) -> list[str]:
-    """The passwords written in ``urls``, as written and decoded, longest first.
-
-    >>> _passwords("postgresql://u:s3cr%20et@h/db?password=q", "sqlite:x")
-    ['s3cr%20et', 's3cr et', 'q']
-    """
-    found: list[str] = []
-    for url in urls:
-        if not is_postgres(url):
-            continue
-        parts = urlsplit(url)
-        user_info = parts.netloc.rpartition("@")[0]
-        written = [user_info.partition(":")[2]] + parse_qs(parts.query).get("password", [])
-        found += [form for secret in written if secret for form in dict.fromkeys([secret, unquote(secret)])]
-    return sorted(dict.fromkeys(found), key=len, reverse=True)
-
-
-@contextmanager
-def _plainly(what: str, *urls: str) -> Iterator[None]:
-    """A database's own error (not a database, unreachable, refused) as a :class:`CopyError`,
-    without the passwords of ``urls`` (the driver's message may quote an address it cannot read)."""
-    errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
-    try:
-        import psycopg
-
-        errors += (psycopg.Error,)
-    except ImportError:
-        pass
-    try:
-        yield
-    except errors as exc:
-        message = str(exc).strip() or type(exc).__name__
-        for secret in _passwords(*urls):
-            message = message.replace(secret, "***")
-        raise CopyError(f"{what}: {message}") from None
 
 
 def _games_in(db: Any) -> int:
@@ -94,7 +58,7 @@ def _games_in(db: Any) -> int:
 def _count_games(url: str, data_dir: Path) -> int:
     """Read the source once before anything is written: a file that is not a database, or a
     server that does not answer, fails here, before the target exists."""
-    with _plainly(f"cannot read the {describe(url or f'sqlite:{sqlite_path(url, data_dir)}')}", url):
+    with plainly(CopyError, f"cannot read the {describe(url or f'sqlite:{sqlite_path(url, data_dir)}')}", url):
         if is_postgres(url):
             import psycopg
 
@@ -159,20 +123,33 @@ def _rows(url: str, data_dir: Path) -> Iterator[tuple[str, Iterator[tuple]]]:
 def table_digests(url: str, data_dir: "Path | str" = ".") -> dict[str, tuple[int, str]]:
     """Each table's row count and a SHA-256 of its rows (as both databases mean them)."""
     digests: dict[str, tuple[int, str]] = {}
-    for table, rows in _rows(url, Path(data_dir)):
-        digest = hashlib.sha256()
-        count = 0
-        for row in rows:
-            digest.update(repr(row).encode())
-            count += 1
-        digests[table] = (count, digest.hexdigest())
+    for table, rows in _digesting(_rows(url, Path(data_dir)), digests):
+        for _ in rows:
+            pass
     return digests
+
+
+def _digesting(tables: Iterator[tuple[str, Iterator[tuple]]], digests: dict[str, tuple[int, str]]
+               ) -> Iterator[tuple[str, Iterator[tuple]]]:
+    """``tables`` passed on as they are, each table's count and digest (as :func:`table_digests`)
+    written into ``digests`` once its rows have all gone by."""
+    for table, rows in tables:
+        def rows_of(table: str = table, rows: Iterator[tuple] = rows) -> Iterator[tuple]:
+            digest, count = hashlib.sha256(), 0
+            for row in rows:
+                digest.update(repr(row).encode())
+                count += 1
+                yield row
+            digests[table] = (count, digest.hexdigest())
+
+        yield table, rows_of()
 
 
 # ---- writing
 
 
-def _write_postgres(url: str, tables: Iterator[tuple[str, Iterator[tuple]]]) -> dict[str, int]:
+def _write_postgres(url: str, tables: Iterator[tuple[str, Iterator[tuple]]],
+                    before_commit: Callable[[], None]) -> dict[str, int]:
     import psycopg
 
     from .pg_store import prepare_schema
@@ -189,10 +166,12 @@ def _write_postgres(url: str, tables: Iterator[tuple[str, Iterator[tuple]]]) -> 
                     for row in rows:
                         copy.write_row(row)
                         counts[table] += 1
+            before_commit()
     return counts
 
 
-def _write_sqlite(path: Path, tables: Iterator[tuple[str, Iterator[tuple]]]) -> dict[str, int]:
+def _write_sqlite(path: Path, tables: Iterator[tuple[str, Iterator[tuple]]],
+                  before_commit: Callable[[], None]) -> dict[str, int]:
     SQLiteStore(path).close()  # the file (mode 600) and its tables
     db = _sqlite_connect(path, write=True)
     counts: dict[str, int] = {}
@@ -208,6 +187,7 @@ def _write_sqlite(path: Path, tables: Iterator[tuple[str, Iterator[tuple]]]) -> 
                 for row in rows:
                     db.execute(sql, _sqlite_row(table, row))
                     counts[table] += 1
+            before_commit()
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -231,11 +211,20 @@ def copy_games(source: str, target: str, data_dir: "Path | str" = ".") -> CopyRe
     if source == target:
         raise CopyError("the source and the target are the same database")
     _count_games(source, data_dir)
-    with _plainly("the copy failed", source, target):
+    written: dict[str, tuple[int, str]] = {}
+
+    def source_unchanged() -> None:
+        # still inside the target's transaction: a refusal here leaves the target empty
+        if table_digests(source, data_dir) != written:
+            raise CopyError("the source changed during the copy: was a server still writing to it? "
+                            "Nothing was copied; stop the server and copy again")
+
+    with plainly(CopyError, "the copy failed", source, target):
+        rows = _digesting(_rows(source, data_dir), written)
         if is_postgres(target):
-            counts = _write_postgres(target, _rows(source, data_dir))
+            counts = _write_postgres(target, rows, source_unchanged)
         else:
-            counts = _write_sqlite(sqlite_path(target, data_dir), _rows(source, data_dir))
+            counts = _write_sqlite(sqlite_path(target, data_dir), rows, source_unchanged)
         before, after = table_digests(source, data_dir), table_digests(target, data_dir)
     if before != after:
         # Only possible if the source changed meanwhile (a server still running on it).
@@ -256,11 +245,11 @@ def backup_sqlite(path: Path, to: Path) -> int:
     source = _sqlite_connect(path, write=False)
     try:
         # a file that is not a dizhu database fails here, before the target exists
-        with _plainly(f"cannot read the {describe(f'sqlite:{path}')}"):
+        with plainly(CopyError, f"cannot read the {describe(f'sqlite:{path}')}"):
             _games_in(source)
         os.close(os.open(to, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         try:
-            with closing(sqlite3.connect(to)) as target, _plainly("the backup failed"):
+            with closing(sqlite3.connect(to)) as target, plainly(CopyError, "the backup failed"):
                 source.backup(target)
                 return _games_in(target)
         except BaseException:
