@@ -7,7 +7,7 @@
 ``collect`` plays seeded rounds of intermediate bots (``benchmarks/selfplay.py``) and, at each
 play decision with a choice, asks the search (:func:`dizhu.bots.search.ranked`, the seat's own view,
 0.15 s of simulated decisions) what each move of its shortlist is worth; one JSON line a decision.
-``fit`` learns a score of (position, move) from features of both (:func:`features`, the rule
+``fit`` learns a score of (position, move) from features of both (``dizhu.bots.distilled.features``, the rule
 policy's own move among them): each move's worth above its decision's mean (its advantage), fitted
 by ridge least squares or, with ``--hidden``, by a network of one hidden layer; each move weighs
 the square root of the worlds it counts.  It prints the points a decision the policy's move and the
@@ -30,115 +30,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from dizhu.bots.hands import plays_of, to_shed  # noqa: E402
-from dizhu.bots.policy import TWO, Ctx, can_run_out, is_control, leads_from_split, sub  # noqa: E402
+from dizhu.bots.distilled import NAMES, features, policy_index  # noqa: E402
+from dizhu.bots.policy import Ctx  # noqa: E402
 from dizhu.bots.search import ADVICE, _candidates, ranked  # noqa: E402
 from dizhu.bots.view import View  # noqa: E402
-from dizhu.combos import Combo, Kind  # noqa: E402
-
-_KINDS = {Kind.SINGLE: 0, Kind.PAIR: 1, Kind.TRIO: 2, Kind.TRIO_SINGLE: 2, Kind.TRIO_PAIR: 2}
-
-
-def _kind_slot(m: Combo) -> int:
-    """single 0, pair 1, trio 2, chains and planes 3, bomb or rocket 4, the rest (four with two) 3."""
-    if m.is_bomb:
-        return 4
-    return _KINDS.get(m.kind, 3)
-
-
-def _names() -> list[str]:
-    names = ["policy", "pass", "pass_partner", "play_partner"]
-    for phase in ("lead", "reply"):
-        names += [f"{phase}_{k}" for k in ("single", "pair", "trio", "chain", "bomb")]
-        names += [f"{phase}_{k}" for k in ("delta", "delta_pos", "main", "high", "control", "size",
-                                           "run_out", "after_plays", "after_controls")]
-        for d in ("d1", "d2", "d34"):
-            names += [f"{phase}_{d}_{k}" for k in ("single", "pair", "bomb", "control", "high", "delta")]
-        names += [f"{phase}_me12_{k}" for k in ("control", "delta", "bomb")]
-    names += ["reply_d1_pass", "reply_d2_pass", "reply_d34_pass", "reply_owner_near_pass", "reply_landlord_pass"]
-    names += ["landlord_bomb", "duel_bomb"]
-    return names
-
-
-NAMES = _names()
-_INDEX = {n: i for i, n in enumerate(NAMES)}
-
-
-def features(ctx: Ctx, moves: list[Combo | None], choice: Combo | None) -> list[list[float]]:
-    """Each move's features (``NAMES``) in the position ``ctx``, the policy's ``choice`` known."""
-    hand = ctx.hand
-    line = ctx.line()
-    base = plays_of(to_shed(hand, line))
-    danger = min(ctx.need(s) for s in range(ctx.players) if not ctx.partner(s))
-    mine = ctx.my_need()
-    lead = ctx.last is None
-    partner_last = not lead and ctx.partner(ctx.last[0])
-    phase = "lead" if lead else "reply"
-    band = "d1" if danger == 1 else "d2" if danger == 2 else "d34" if danger <= 4 else None
-    out = []
-    policy = _policy_index(moves, choice)
-    for k, m in enumerate(moves):
-        x = [0.0] * len(NAMES)
-
-        def put(name: str, value: float = 1.0) -> None:
-            x[_INDEX[name]] += value
-
-        if k == policy:
-            put("policy")
-        if m is None:
-            put("pass")
-            if partner_last:
-                put("pass_partner")
-            if band:
-                put(f"reply_{band}_pass")
-            if not partner_last and ctx.need(ctx.last[0]) <= 4:
-                put("reply_owner_near_pass")
-            if ctx.seat == ctx.landlord:
-                put("reply_landlord_pass")
-            out.append(x)
-            continue
-        if partner_last:
-            put("play_partner")
-        slot = ("single", "pair", "trio", "chain", "bomb")[_kind_slot(m)]
-        after = sub(hand, m)
-        after_plays = plays_of(to_shed(after, line))
-        delta = after_plays - (base - 1)
-        control = is_control(m, ctx)
-        high = m.main >= TWO
-        put(f"{phase}_{slot}")
-        put(f"{phase}_delta", delta)
-        put(f"{phase}_delta_pos", max(0, delta))
-        put(f"{phase}_main", m.main / 14)
-        put(f"{phase}_high", high)
-        put(f"{phase}_control", control)
-        put(f"{phase}_size", m.size / 10)
-        put(f"{phase}_run_out", can_run_out(ctx, after))
-        put(f"{phase}_after_plays", min(after_plays, 10) / 10)
-        splits = leads_from_split(to_shed(after, line)) if after_plays <= 6 else ()
-        put(f"{phase}_after_controls", sum(1 for p in splits if is_control(p, ctx)) / 3)
-        if band:
-            if slot in ("single", "pair", "bomb"):
-                put(f"{phase}_{band}_{slot}")
-            put(f"{phase}_{band}_control", control)
-            put(f"{phase}_{band}_high", high)
-            put(f"{phase}_{band}_delta", delta)
-        if mine <= 2 or after_plays <= 2:
-            put(f"{phase}_me12_control", control)
-            put(f"{phase}_me12_delta", delta)
-            put(f"{phase}_me12_bomb", m.is_bomb)
-        if m.is_bomb:
-            if ctx.seat == ctx.landlord:
-                put("landlord_bomb")
-            if not ctx.partnered:
-                put("duel_bomb")
-        out.append(x)
-    return out
-
-
-def _policy_index(moves: list[Combo | None], choice: Combo | None) -> int:
-    """Where the rule policy's own move (``choice``; None: pass) is in ``moves``."""
-    key = None if choice is None else choice.key
-    return next(i for i, m in enumerate(moves) if (None if m is None else m.key) == key)
 
 
 def collect(variant: str, rounds: int, start: int, out: Path) -> None:
@@ -176,7 +71,7 @@ def _decision(record: dict[str, Any]) -> tuple[list[list[float]], list[float], l
     found = dict(zip(record["moves"], zip(record["points"], record["worlds"])))
     if set(found) != set(texts):
         return None
-    return features(ctx, moves, choice), [found[t][0] for t in texts], [found[t][1] for t in texts], _policy_index(moves, choice)
+    return features(ctx, moves, choice), [found[t][0] for t in texts], [found[t][1] for t in texts], policy_index(moves, choice)
 
 
 def _load(paths: list[str]):
@@ -304,7 +199,7 @@ class Distilled:
         ctx = Ctx.of(View.of(obs))
         moves, choice = _candidates(ctx)
         value = scores(self.model, features(ctx, moves, choice))
-        best, policy = int(value.argmax()), _policy_index(moves, choice)
+        best, policy = int(value.argmax()), policy_index(moves, choice)
         m = moves[best] if value[best] > value[policy] + self.margin else choice
         return "pass" if m is None else f"play {m.text}"
 

@@ -34,8 +34,9 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   *told* that every other seat plays exactly as intermediate (prior intermediate alone, likelihoods
   0.999 and 0.001, the earlier rounds of a ``--series`` not read): against intermediate, the most any reading of the hidden cards from the
   other seats' play can give, since it is the true model; never a player for the site;
-  ``owngreedy``, ``owncautious``, ``ownbombs`` play the bot's own later moves in the play search's
-  rollouts by that library style instead of intermediate (``SearchConfig.own``; the bid search
+  ``owngreedy``, ``owncautious``, ``ownbombs``, ``ownintermediate`` play the bot's own later moves
+  in the play search's rollouts by that library style in both variants, instead of intermediate in
+  classic and the distilled policy in duel (``SearchConfig.own``; the bid search
   still plays its deals out as intermediate); ``nolook`` plays the bot's next move by the rule
   policy, as super-hard did before session 39, rather than looking ahead to it
   (``SearchConfig.lookahead`` 0; in duel super-hard weighs 4 moves there, grouping the worlds it
@@ -97,6 +98,7 @@ ABLATIONS = {
     "super-hard-owngreedy": {"own": "greedy"},
     "super-hard-owncautious": {"own": "cautious"},
     "super-hard-ownbombs": {"own": "bombs"},
+    "super-hard-ownintermediate": {"own": "intermediate"},
     "super-hard-nolook": {"lookahead": 0},
     "super-hard-lookall": {"lookahead_in": ("classic", "duel")},
     "super-hard-look2": {"lookahead": 2},

@@ -527,6 +527,26 @@ def test_the_search_plays_its_own_later_moves_by_the_style_it_is_given():
     assert [e.points for e in greedy] != [e.points for e in default]  # the same worlds, played otherwise
     with pytest.raises(ValueError, match="own"):
         SearchConfig(own="oracle")
+    with pytest.raises(ValueError, match="own"):
+        SearchConfig(own={"classic": "greedy"})  # every variant is named
+    with pytest.raises(ValueError, match="prior over known styles"):
+        SearchConfig(own="distilled", prior={"distilled": 1.0})  # never an opponent's style
+
+
+def test_in_duel_the_search_plays_its_own_later_moves_by_the_distilled_policy():
+    from dizhu.bots.search import ADVICE, SUPER_HARD, SearchConfig, evaluate
+    from dizhu.bots.view import View
+
+    assert SUPER_HARD.own == {"classic": "intermediate", "duel": "distilled"}
+    assert set(ADVICE.own.values()) == {"intermediate"}  # the hint and the review must answer sooner
+    r = Round.deal("duel", seed="own-distilled")
+    while r.phase == "bidding":
+        r.apply(r.to_act, "call" if "call" in r.legal_actions() else "pass")
+    view = View.of(r.observation(r.to_act))
+    distilled = evaluate(view, random.Random(3), budget=0.1)
+    plain = evaluate(view, random.Random(3), budget=0.1, config=SearchConfig(own="intermediate"))
+    # its decisions cost twice the budget's steps: the same budget buys fewer worlds
+    assert distilled[0].worlds < plain[0].worlds
 
 
 def test_the_look_ahead_groups_the_worlds_by_what_the_bot_sees():

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from dizhu.bots import reading, search, styles
-from dizhu.bots.styles import NATIVE_SPECS, STYLE_NAMES, STYLES, native_spec
+from dizhu.bots.styles import NATIVE_SPECS, OWN_STYLES, STYLE_NAMES, STYLES, native_spec
 from dizhu.combos import classify
 from dizhu.native import pure_python_asked
 
@@ -32,7 +32,7 @@ def test_the_compiled_rollouts_run_unless_pure_python_is_asked_for():
 
 
 def test_every_library_style_has_a_compiled_twin_and_only_those():
-    assert set(NATIVE_SPECS) == set(STYLES.values())
+    assert set(NATIVE_SPECS) == set(OWN_STYLES.values())
     assert search._native_specs([STYLES["greedy"], search._own]) == [native_spec("greedy"), native_spec("intermediate")]
     assert search._native_specs([STYLES["greedy"], lambda ctx, rng: None]) is None
 
@@ -44,8 +44,11 @@ def test_every_style_picks_the_same_play_compiled(seed, kernel, native_parity):
     assert {c[0].players for c in cases} == {2, 3}
     assert sum(c[0].last is None for c in cases) > 300 and sum(c[0].last is not None for c in cases) > 1000
     picks = [native_parity.picks_python(*c) for c in cases]
-    for k in range(len(STYLE_NAMES)):
+    for k in range(len(native_parity.NAMES)):
         assert any(p[k] is None for p in picks) and any(p[k] is not None for p in picks)
+    # the distilled policy overrules intermediate's move now and then, compiled as in Python
+    distilled, intermediate = native_parity.NAMES.index("distilled"), native_parity.NAMES.index("intermediate")
+    assert sum(p[distilled] != p[intermediate] for p in picks) > 20
     found = [native_parity.decision_disagreement(*c) for c in cases]
     assert [f for f in found if f] == []
 
@@ -163,3 +166,38 @@ def test_the_compiled_styles_count_the_opponents_cards_too(kernel, native_parity
     ctx = partner_stands_ctx()
     assert native_parity.decision_disagreement(ctx, 0.5, 0.5) is None
     assert native_parity.picks_compiled(ctx, 0.5, 0.5)[STYLE_NAMES.index("intermediate")] is None
+
+
+def test_a_refused_network_leaves_the_one_set(kernel, native_parity):
+    from dizhu.bots.distilled import MARGIN, net
+
+    weights = net()
+    w1 = [w for row in weights.w1 for w in row]
+    good = (weights.mean, weights.scale, w1, weights.b1, weights.w2, MARGIN)
+    case = next(c for c in native_parity.decision_cases(400, 3)
+                if native_parity.picks_python(*c)[native_parity.NAMES.index("distilled")] !=
+                native_parity.picks_python(*c)[native_parity.NAMES.index("intermediate")])
+    before = native_parity.picks_compiled(*case)
+    refused = [(*good[:4], weights.w2[:-1], MARGIN), (good[0], [0.0] * len(weights.scale), *good[2:]),
+               (*good[:2], w1 + [0.0], *good[3:]), (*good[:3], list(weights.b1) * 3, *good[4:]),
+               (*good[:5], "a")]
+    for args in refused:
+        with pytest.raises((ValueError, TypeError)):
+            kernel.set_net(*args)
+        assert native_parity.picks_compiled(*case) == before  # the network it had still plays
+    kernel.set_net(*good)
+
+
+def test_the_compiled_features_sit_where_names_puts_them():
+    # _rollout.c places the features by its F_* numbers: a feature moved in NAMES alone, with a
+    # small weight, could change no move the parity tests meet
+    from dizhu.bots.distilled import NAMES
+
+    places = {"policy": 0, "pass": 1, "pass_partner": 2, "play_partner": 3,  # F_POLICY .. F_PLAY_PARTNER
+              "lead_single": 4, "reply_single": 4 + 35,  # F_PHASE, F_PHASE_SIZE
+              "lead_delta": 4 + 5, "lead_after_controls": 4 + 13,  # F_DELTA .. F_AFTER_CONTROLS
+              "lead_d1_single": 4 + 14, "reply_d2_bomb": 39 + 14 + 6 + 2, "lead_d34_delta": 4 + 14 + 12 + 5,  # F_BAND
+              "reply_me12_bomb": 39 + 32 + 2,  # F_ME12
+              "reply_d1_pass": 74, "reply_owner_near_pass": 77, "reply_landlord_pass": 78,  # F_REPLY_BAND_PASS ..
+              "landlord_bomb": 79, "duel_bomb": 80}
+    assert {name: NAMES.index(name) for name in places} == places and len(NAMES) == 81  # N_FEATURES

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from dizhu import Round, _moves, moves  # noqa: E402
 from dizhu.bots import _split, create, search  # noqa: E402
-from dizhu.bots.styles import NATIVE_SPECS, STYLE_NAMES, STYLES, compiled  # noqa: E402
+from dizhu.bots.styles import NATIVE_SPECS, OWN_STYLES, STYLE_NAMES, STYLES, compiled  # noqa: E402
 from dizhu.bots.view import View  # noqa: E402
 from dizhu.bots.hands import _best_python, _to_shed_python  # noqa: E402
 from dizhu.combos import Combo  # noqa: E402
@@ -157,14 +157,17 @@ def decision_cases(n: int, seed: int) -> Iterator[tuple]:
                 break
 
 
-_SPECS = [NATIVE_SPECS[STYLES[name]] for name in STYLE_NAMES]
+#: Every style with a compiled twin: the library's, and the distilled policy the search plays its
+#: own moves by.
+NAMES = tuple(OWN_STYLES)
+_SPECS = [NATIVE_SPECS[OWN_STYLES[name]] for name in NAMES]
 
 
 def picks_python(ctx, u1: float, u2: float) -> list:  # noqa: ANN001
-    """What every style plays at ``ctx`` in Python (keys; None: pass)."""
+    """What every style (``NAMES``) plays at ``ctx`` in Python (keys; None: pass)."""
     picks = []
-    for name in STYLE_NAMES:
-        move = STYLES[name](ctx, Draws(u1, u2))
+    for name in NAMES:
+        move = OWN_STYLES[name](ctx, Draws(u1, u2))
         picks.append(None if move is None else move.key)
     return picks
 
@@ -178,11 +181,11 @@ def decision_disagreement(ctx, u1: float, u2: float) -> str | None:  # noqa: ANN
     found, expected = picks_compiled(ctx, u1, u2), picks_python(ctx, u1, u2)
     if found == expected:
         return None
-    return f"{ctx} (draws {u1}, {u2}): compiled {found}, Python {expected} ({STYLE_NAMES})"
+    return f"{ctx} (draws {u1}, {u2}): compiled {found}, Python {expected} ({NAMES})"
 
 
 #: The styles whose rollouts must agree play for play (the normal style rolls its own dice).
-DETERMINISTIC = [STYLES[name] for name in STYLE_NAMES if name != "normal"]
+DETERMINISTIC = [OWN_STYLES[name] for name in NAMES if name != "normal"]
 
 
 def rollout_cases(n: int, seed: int) -> Iterator[tuple]:

@@ -3,8 +3,8 @@
  * rollout(...) is dizhu.bots.search._rollout when every seat plays a style of the library
  * (dizhu.bots.styles), and picks(...) is one decision of each of several styles (the reading's
  * question, dizhu.bots.reading._picks): the policies of
- * dizhu.bots.policy (intermediate under a Style's thresholds, normal) and the greedy and bomb-happy
- * styles of dizhu.bots.styles, decision for decision.  The Python code stays the reference:
+ * dizhu.bots.policy (intermediate under a Style's thresholds, normal), the greedy and bomb-happy
+ * styles of dizhu.bots.styles and the distilled policy (dizhu.bots.distilled), decision for decision.  The Python code stays the reference:
  * tests/test_rollout_native.py and tools/native_parity.py compare the two (the normal style draws
  * its random numbers from a generator of its own here, so it is compared on given draws).
  *
@@ -313,7 +313,7 @@ static void minus(const uint8_t *hand, const Play *p, uint8_t *out) {
 }
 
 /* A style: the policy and the intermediate thresholds (policy.Style's fields, in order). */
-enum { P_INTERMEDIATE, P_NORMAL, P_GREEDY, P_BOMBS };
+enum { P_INTERMEDIATE, P_NORMAL, P_GREEDY, P_BOMBS, P_DISTILLED };
 typedef struct {
     int policy;
     int delta1_danger, delta1_landlord, delta1_duel, delta2_danger, urgent_need, keep_control, partner_top,
@@ -743,6 +743,220 @@ static int bomb_happy(const Ctx *x, const Style *st, Play *out) {
     return 1;
 }
 
+/* ---- the distilled policy (dizhu.bots.distilled): a network's score of each move of the search's
+ * shortlist (dizhu.bots.shortlist), over distilled.features; the rule policy's move unless another
+ * scores `margin` more.  set_net() gives the weights (styles.compiled() does, from the package). */
+
+#define N_FEATURES 81
+#define MAX_HIDDEN 64
+#define MAX_CANDS 64
+static double net_mean[N_FEATURES], net_scale[N_FEATURES], net_w1[N_FEATURES * MAX_HIDDEN], net_b1[MAX_HIDDEN],
+    net_w2[MAX_HIDDEN], net_margin = 0.0;
+static int net_hidden = 0;
+static Plays cand_buf = {0};
+
+typedef struct {
+    int pass;
+    Play p;
+} Cand;
+
+/* stable insertion sort of plays by (is_bomb, main) or by main alone */
+static void sort_plays(Play *v, int n, int bombs_last) {
+    for (int i = 1; i < n; i++) {
+        Play p = v[i];
+        int kp = (bombs_last && IS_BOMB(&p)) * 64 + p.main, j = i - 1;
+        while (j >= 0 && (bombs_last && IS_BOMB(&v[j])) * 64 + v[j].main > kp) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = p;
+    }
+}
+
+static int add_cand(Cand *c, int n, int pass, const Play *p) {
+    for (int i = 0; i < n; i++)
+        if (c[i].pass == pass && (pass || c[i].p.key == p->key))
+            return n;
+    c[n].pass = pass;
+    if (!pass)
+        c[n].p = *p;
+    return n + 1;
+}
+
+/* shortlist.shortlist (its default sizes), deduplicated, the rule policy's choice included */
+static int candidates(const Ctx *x, int chose, const Play *choice, Cand *c) {
+    int n = 0;
+    Plays *moves = &cand_buf;
+    if (!x->has_last) {
+        replies(x->hand, NULL, moves);
+        if (moves->n <= 12) {
+            for (int i = 0; i < moves->n; i++)
+                n = add_cand(c, n, 0, &moves->v[i]);
+        } else {
+            Play plays[MAX_GROUPS];
+            int k = leads_from_split(x->hand, plays);
+            for (int i = 0; i < k; i++)
+                n = add_cand(c, n, 0, &plays[i]);
+            int line = line_of(x, x->seat);
+            if (line) {
+                uint8_t shed_hand[NUM_RANKS];
+                to_shed(x->hand, line, shed_hand);
+                k = leads_from_split(shed_hand, plays);
+                for (int i = 0; i < k; i++)
+                    n = add_cand(c, n, 0, &plays[i]);
+            }
+            Play small[MAX_CANDS];
+            int ns = 0;
+            for (int i = 0; i < moves->n && ns < MAX_CANDS; i++)
+                if (moves->v[i].size <= 2)
+                    small[ns++] = moves->v[i];
+            sort_plays(small, ns, 0);
+            for (int i = 0; i < ns && i < 4; i++)
+                n = add_cand(c, n, 0, &small[i]);
+        }
+    } else {
+        replies(x->hand, &x->last, moves);
+        n = add_cand(c, n, 1, NULL);
+        if (moves->n + 1 > 10)
+            sort_plays(moves->v, moves->n, 1);
+        int kept = moves->n + 1 > 10 ? 9 : moves->n;
+        for (int i = 0; i < kept; i++)
+            n = add_cand(c, n, 0, &moves->v[i]);
+    }
+    return add_cand(c, n, !chose, choice);
+}
+
+/* the features' places, in distilled.NAMES' order (tests/test_rollout_native.py pins them): four of any
+ * move, then 35 of a lead and 35 of a reply (kind, then the figures, then three bands of danger by
+ * six, then three for the seat's own last plays), then the passes' and the bombs' own */
+enum { F_POLICY, F_PASS, F_PASS_PARTNER, F_PLAY_PARTNER, F_PHASE, F_PHASE_SIZE = 35 };
+enum { F_DELTA = 5, F_DELTA_POS, F_MAIN, F_HIGH, F_CONTROL, F_SIZE, F_RUN_OUT, F_AFTER_PLAYS, F_AFTER_CONTROLS,
+       F_BAND, F_ME12 = 32 };
+enum { F_REPLY_BAND_PASS = 74, F_OWNER_NEAR_PASS = 77, F_LANDLORD_PASS, F_LANDLORD_BOMB, F_DUEL_BOMB };
+
+/* distilled.features of one move into f (N_FEATURES, zeroed) */
+static void features(const Ctx *x, const Cand *cand, int is_policy, int base, int band, int mine, double *f) {
+    int lead = !x->has_last, partner_last = !lead && partner(x, x->last_seat);
+    if (is_policy)
+        f[F_POLICY] += 1;
+    if (cand->pass) {
+        f[F_PASS] += 1;
+        if (partner_last)
+            f[F_PASS_PARTNER] += 1;
+        if (band >= 0)
+            f[F_REPLY_BAND_PASS + band] += 1;
+        if (!partner_last && need(x, x->last_seat) <= 4)
+            f[F_OWNER_NEAR_PASS] += 1;
+        if (x->seat == x->landlord)
+            f[F_LANDLORD_PASS] += 1;
+        return;
+    }
+    const Play *m = &cand->p;
+    if (partner_last)
+        f[F_PLAY_PARTNER] += 1;
+    double *ph = f + F_PHASE + (lead ? 0 : F_PHASE_SIZE);
+    int slot = IS_BOMB(m) ? 4 : m->kind == SINGLE ? 0 : m->kind == PAIR ? 1
+             : (m->kind == TRIO || m->kind == TRIO_SINGLE || m->kind == TRIO_PAIR) ? 2 : 3;
+    int line = line_of(x, x->seat);
+    uint8_t after[NUM_RANKS], shed_after[NUM_RANKS];
+    minus(x->hand, m, after);
+    to_shed(after, line, shed_after);
+    int after_plays = plays_of(shed_after);
+    int delta = after_plays - (base - 1);
+    int control = is_control(m, x), high = m->main >= TWO;
+    ph[slot] += 1;
+    ph[F_DELTA] += delta;
+    ph[F_DELTA_POS] += delta > 0 ? delta : 0;
+    ph[F_MAIN] += m->main / 14.0;
+    ph[F_HIGH] += high;
+    ph[F_CONTROL] += control;
+    ph[F_SIZE] += m->size / 10.0;
+    ph[F_RUN_OUT] += can_run_out(x, after);
+    ph[F_AFTER_PLAYS] += (after_plays < 10 ? after_plays : 10) / 10.0;
+    if (after_plays <= 6) {
+        Play plays[MAX_GROUPS];
+        int k = leads_from_split(shed_after, plays), controls = 0;
+        for (int i = 0; i < k; i++)
+            controls += is_control(&plays[i], x);
+        ph[F_AFTER_CONTROLS] += controls / 3.0;
+    }
+    if (band >= 0) {
+        double *b = ph + F_BAND + 6 * band;
+        if (slot == 0 || slot == 1 || slot == 4)
+            b[slot == 4 ? 2 : slot] += 1;
+        b[3] += control;
+        b[4] += high;
+        b[5] += delta;
+    }
+    if (mine <= 2 || after_plays <= 2) {
+        ph[F_ME12] += control;
+        ph[F_ME12 + 1] += delta;
+        ph[F_ME12 + 2] += IS_BOMB(m);
+    }
+    if (IS_BOMB(m)) {
+        if (x->seat == x->landlord)
+            f[F_LANDLORD_BOMB] += 1;
+        if (x->players <= 2)
+            f[F_DUEL_BOMB] += 1;
+    }
+}
+
+static double net_score(const double *f) {
+    double z[N_FEATURES], out = 0.0;
+    for (int i = 0; i < N_FEATURES; i++)
+        z[i] = (f[i] - net_mean[i]) / net_scale[i];
+    for (int h = 0; h < net_hidden; h++) {
+        double a = net_b1[h];
+        for (int i = 0; i < N_FEATURES; i++)
+            a += z[i] * net_w1[i * net_hidden + h];
+        if (a > 0)
+            out += a * net_w2[h];
+    }
+    return out;
+}
+
+static int distilled(const Ctx *x, const Style *st, Play *out) {
+    Play choice;
+    int chose = intermediate(x, st, &choice);
+    if (failed)
+        return 0;
+    Cand c[MAX_CANDS + 2];
+    int n = candidates(x, chose, &choice, c);
+    if (n < 2)
+        goto policy;
+    uint8_t shed_hand[NUM_RANKS];
+    to_shed(x->hand, line_of(x, x->seat), shed_hand);
+    int base = plays_of(shed_hand), dseat, danger, mine = need(x, x->seat);
+    danger_of(x, &dseat, &danger);
+    int band = danger == 1 ? 0 : danger == 2 ? 1 : danger <= 4 ? 2 : -1;
+    int best = -1, pol = -1;
+    double best_score = 0.0, pol_score = 0.0;
+    for (int i = 0; i < n; i++) {
+        int is_policy = chose ? (!c[i].pass && c[i].p.key == choice.key) : c[i].pass;
+        double f[N_FEATURES] = {0};
+        features(x, &c[i], is_policy, base, band, mine, f);
+        double s = net_score(f);
+        if (best < 0 || s > best_score) {
+            best = i;
+            best_score = s;
+        }
+        if (is_policy) {
+            pol = i;
+            pol_score = s;
+        }
+    }
+    if (pol >= 0 && best_score > pol_score + net_margin) {
+        if (c[best].pass)
+            return 0;
+        *out = c[best].p;
+        return 1;
+    }
+policy:
+    if (chose)
+        *out = choice;
+    return chose;
+}
+
 static int decide_style(const Ctx *x, const Style *st, Draws *d, Play *out) {
     switch (st->policy) {
     case P_NORMAL:
@@ -751,6 +965,8 @@ static int decide_style(const Ctx *x, const Style *st, Draws *d, Play *out) {
         return greedy(x, out);
     case P_BOMBS:
         return bomb_happy(x, st, out);
+    case P_DISTILLED:
+        return distilled(x, st, out);
     default:
         return intermediate(x, st, out);
     }
@@ -807,8 +1023,12 @@ static int parse_style(PyObject *spec, Style *st) {
     int v[11];
     if (parse_ints(spec, v, 11, "a style is (policy, then Style's 10 fields)"))
         return -1;
-    if (v[0] < P_INTERMEDIATE || v[0] > P_BOMBS) {
+    if (v[0] < P_INTERMEDIATE || v[0] > P_DISTILLED) {
         PyErr_Format(PyExc_ValueError, "no policy %d", v[0]);
+        return -1;
+    }
+    if (v[0] == P_DISTILLED && !net_hidden) {
+        PyErr_SetString(PyExc_ValueError, "the distilled policy has no network: set_net() first");
         return -1;
     }
     *st = (Style){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]};
@@ -1112,6 +1332,63 @@ static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize
     return Py_BuildValue("(dl)", 0.0, limit);
 }
 
+
+/* doubles of a sequence of exactly n numbers into out; -1 with an error set */
+static int parse_doubles(PyObject *seq, double *out, Py_ssize_t n, const char *what) {
+    PyObject *items = PySequence_Fast(seq, what);
+    if (items == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(items) != n) {
+        Py_DECREF(items);
+        PyErr_Format(PyExc_ValueError, "%s: %zd numbers expected", what, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(items, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(items);
+            return -1;
+        }
+    }
+    Py_DECREF(items);
+    return 0;
+}
+
+/* set_net(mean, scale, w1 (flat, feature-major), b1, w2, margin): the distilled policy's network */
+static PyObject *rollout_set_net(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "set_net(mean, scale, w1, b1, w2, margin)");
+        return NULL;
+    }
+    Py_ssize_t hidden = PySequence_Length(args[3]);
+    if (hidden < 1 || hidden > MAX_HIDDEN) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "b1: 1 to 64 hidden units");
+        return NULL;
+    }
+    /* parsed aside, then kept whole: a refused call leaves the network it had */
+    static double mean[N_FEATURES], scale[N_FEATURES], w1[N_FEATURES * MAX_HIDDEN], b1[MAX_HIDDEN], w2[MAX_HIDDEN];
+    double margin = PyFloat_AsDouble(args[5]);
+    if (PyErr_Occurred() || parse_doubles(args[0], mean, N_FEATURES, "mean") ||
+        parse_doubles(args[1], scale, N_FEATURES, "scale") ||
+        parse_doubles(args[2], w1, N_FEATURES * hidden, "w1") || parse_doubles(args[3], b1, hidden, "b1") ||
+        parse_doubles(args[4], w2, hidden, "w2"))
+        return NULL;
+    for (int i = 0; i < N_FEATURES; i++)
+        if (!(scale[i] > 0.0)) {
+            PyErr_SetString(PyExc_ValueError, "scale: every feature's scale must be above 0");
+            return NULL;
+        }
+    memcpy(net_mean, mean, sizeof mean);
+    memcpy(net_scale, scale, sizeof scale);
+    memcpy(net_w1, w1, N_FEATURES * hidden * sizeof *w1);
+    memcpy(net_b1, b1, hidden * sizeof *b1);
+    memcpy(net_w2, w2, hidden * sizeof *w2);
+    net_margin = margin;
+    net_hidden = (int)hidden;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"init", (PyCFunction)(void (*)(void))rollout_init, METH_FASTCALL,
      "init(play_table, kinds): the engine's play table and dizhu.combos.Kind's members, in order."},
@@ -1121,6 +1398,8 @@ static PyMethodDef methods[] = {
     {"rollout", (PyCFunction)(void (*)(void))rollout_rollout, METH_FASTCALL,
      "rollout(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings, styles, "
      "me, luck, limit) -> (value, decisions): search._rollout, compiled."},
+    {"set_net", (PyCFunction)(void (*)(void))rollout_set_net, METH_FASTCALL,
+     "set_net(mean, scale, w1, b1, w2, margin): the distilled policy's network (dizhu.bots.distilled)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -12,7 +12,8 @@ For a decision, the bot
 3. shortlists candidate actions (the intermediate policy's choice, the plays
    of its best hand split, and every reply when there are few);
 4. plays each candidate out in each world — each other seat by a style drawn
-   from its reading, its own later moves by the intermediate policy — or,
+   from its reading, its own later moves by the intermediate policy (in duel by the
+   distilled policy, :mod:`.distilled`) — or,
    when few cards remain, solves the world exactly (:mod:`dizhu.solve`: points
    with bombs and spring, farmers as a team);
 5. in duel, looks ahead to its own next decision (:func:`to_next_decision`): there a few
@@ -54,10 +55,10 @@ from ..solve import Position, Solver
 from ..moves import NATIVE as MOVES_NATIVE
 from ..variants import VARIANTS, Variant
 from .hands import NATIVE
-from .memo import replies
-from .policy import Ctx, Decision, intermediate_move, leads_from_split
+from .policy import Ctx, Decision, intermediate_move
 from .reading import HIT, MISS, RECENT, Reading, Table, read_table, read_world
-from .styles import COMPILED, NATIVE_SPECS, PRIOR, STYLES, StyleFn, compiled
+from .shortlist import shortlist
+from .styles import COMPILED, NATIVE_SPECS, OWN_STYLES, PRIOR, STYLES, StyleFn, compiled
 from .view import View
 
 __all__ = ["search_move", "evaluate", "play_out", "to_next_decision", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
@@ -79,6 +80,14 @@ MIN_WORLDS = 4
 MAX_WORLDS = 1000
 #: What sampling a world costs, in simulated decisions (fresh hands must be split).
 WORLD_COST = 25
+#: What a rollout's simulated decision costs, in simulated decisions, when the bot's own later moves
+#: are played by this style (by default 1): the distilled policy scores its whole shortlist at each
+#: of them, and a duel decision took 2.07 times the CPU with it at equal worlds (session 42), so a
+#: budget in seconds buys half the worlds.
+STEP_COST = {"distilled": 2.0}
+#: The own styles played only by the compiled rollouts: a pure-Python install plays intermediate
+#: instead (the distilled policy in Python made a world cost 14 times as much, not 2).
+COMPILED_ONLY = frozenset({"distilled"})
 #: Solve a world exactly when this few cards remain in all hands together.
 EXACT_CARDS = 9
 #: The look-ahead (``SearchConfig.lookahead``) leaves the rule policy's next move in a group of
@@ -142,8 +151,10 @@ class SearchConfig:
     #: against the frozen copy, and no fewer points against either opponent measured (same
     #: place, session 30).
     bid_stake_power: float = 0.5
-    #: The style that plays this bot's own later moves in the rollouts.
-    own: str = "intermediate"
+    #: The style that plays this bot's own later moves in the rollouts, by variant (one name: in
+    #: every variant).  In the duel, the distilled policy (:mod:`.distilled`): against the frozen
+    #: copy it won more, against intermediate the same (benchmarks/results/README.md, session 42).
+    own: Mapping[str, str] | str = field(default_factory=lambda: {"classic": "intermediate", "duel": "distilled"})
     #: Look ahead to the bot's next decision (:func:`to_next_decision`): this many moves of its
     #: shortlist there, the rule policy's first, each played out in every world; the worlds the bot
     #: could not tell apart by then are grouped, and in each group its next move is one move for
@@ -167,8 +178,14 @@ class SearchConfig:
                 raise ValueError(f"{name} names variants, not {getattr(self, name)}")
         if self.lookahead < 0:
             raise ValueError(f"lookahead counts moves, not {self.lookahead}")
-        if self.own not in STYLES:
-            raise ValueError(f"own names a style of the library, not {self.own!r}")
+        given = self.own
+        if isinstance(given, str):
+            given = {name: given for name in VARIANTS}
+        if not isinstance(given, Mapping) or set(given) != set(VARIANTS) or set(given.values()) - set(OWN_STYLES):
+            raise ValueError(f"own names a style of {sorted(OWN_STYLES)}, or one for each variant, not {self.own!r}")
+        if given["classic"] == "distilled":
+            raise ValueError("the distilled policy was fitted to the duel: own cannot be distilled in classic")
+        object.__setattr__(self, "own", dict(given))
         if self.max_worlds < MIN_WORLDS:
             raise ValueError(f"max_worlds must be at least {MIN_WORLDS}, not {self.max_worlds}")
 
@@ -221,8 +238,9 @@ def _blend(w: float, points: float) -> float:
 #: about twice the CPU (benchmarks/results/README.md, issue 11 ablations).  In duel it looks ahead.
 SUPER_HARD = SearchConfig(prior=dict(PRIOR), read=True, exact_cards=EXACT_CARDS)
 #: The hint's and the review's search: super-hard's without the look-ahead, which costs about four
-#: times the CPU a world (``benchmarks/bots.py``) and would not fit the hint's answer in time.
-ADVICE = dataclasses.replace(SUPER_HARD, lookahead=0)
+#: times the CPU a world (``benchmarks/bots.py``) and would not fit the hint's answer in time, and
+#: with intermediate for its own later moves (the distilled policy's worlds cost twice as much).
+ADVICE = dataclasses.replace(SUPER_HARD, lookahead=0, own="intermediate")
 
 
 @dataclass(frozen=True)
@@ -390,34 +408,7 @@ def _rollout(sim: Sim, me: int, seats: list, luck: int, limit: int = 400, *,
 def _candidates(ctx: Ctx, config: SearchConfig | None = None) -> tuple[list[Combo | None], Combo | None]:
     """The shortlist to search (as ``config`` sizes it), and the intermediate policy's own choice."""
     config = config or SUPER_HARD
-    choice, _, _ = intermediate_move(ctx)
-    hand = ctx.hand
-    if ctx.last is None:
-        moves = replies(hand)
-        pool: list[Combo | None] = list(leads_from_split(hand))
-        if len(moves) <= config.all_leads:
-            pool = list(moves)
-        else:
-            if ctx.line():  # the duel farmer: also the plays of the cards above its line
-                pool += leads_from_split(ctx.to_shed(hand))
-            # a few more: singles and pairs, lowest first
-            extra = sorted((m for m in moves if m.size <= 2), key=lambda m: m.main)[:config.small_leads]
-            pool += extra
-    else:
-        moves = replies(hand, ctx.last[1])
-        pool = [None] + list(moves)
-        if len(pool) > config.all_replies:
-            pool = [None] + sorted(moves, key=lambda m: (m.is_bomb, m.main))[:config.all_replies - 1]
-    if choice not in pool:
-        pool.append(choice)
-    seen = set()
-    unique: list[Combo | None] = []
-    for m in pool:
-        k = None if m is None else m.key
-        if k not in seen:
-            seen.add(k)
-            unique.append(m)
-    return unique, choice
+    return shortlist(ctx, config.all_leads, config.small_leads, config.all_replies)
 
 
 def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" = None,
@@ -459,7 +450,11 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     exact = sum(view.cards_left) <= config.exact_cards
     table = config.table_of(view)  # once per decision: the earlier rounds are the same in every world
     objective = config.objective
-    own = STYLES[config.own]
+    own_name = config.own[view.variant.name]
+    if own_name in COMPILED_ONLY and compiled() is None:
+        own_name = "intermediate"  # in Python it would cost a dozen times the world, not twice
+    own = OWN_STYLES[own_name]
+    cost = 1.0 if exact else STEP_COST.get(own_name, 1.0)  # the exact solver plays no style
     # the look-ahead's groups of worlds, by move: what the bot saw by its next decision -> (the
     # world's weight, each next option's value) per world; its values are known only at the end
     groups: list[dict[tuple, list]] | None = None
@@ -486,7 +481,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
             else:
                 value, used = play_out(view, root, moves[i], exact, solver, seats, luck)
                 values.append(value)
-            steps += used
+            steps += used * cost
         if len(values) < len(active):
             break  # the deadline fell inside this world: it does not count
         w = reading.weight

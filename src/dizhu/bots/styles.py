@@ -31,9 +31,11 @@ from ..combos import Combo, Kind
 from ..moves import play_table
 from ..native import load
 from .memo import replies
+from .distilled import MARGIN, distilled_move, net
 from .policy import DEFAULT_STYLE, Ctx, Style, intermediate_move, leads_from_split, normal_move
 
-__all__ = ["STYLES", "STYLE_NAMES", "PRIOR", "StyleFn", "NATIVE_SPECS", "native_spec", "compiled", "COMPILED"]
+__all__ = ["STYLES", "STYLE_NAMES", "OWN_STYLES", "PRIOR", "StyleFn", "NATIVE_SPECS", "native_spec", "compiled",
+           "COMPILED"]
 
 #: A style: (the seat's knowledge, a random source) -> its play, or None to pass.
 StyleFn = Callable[[Ctx, random.Random], "Combo | None"]
@@ -91,6 +93,15 @@ STYLES: dict[str, StyleFn] = {
 STYLE_NAMES = tuple(STYLES)
 
 
+def _distilled(ctx: Ctx, rng: random.Random) -> Combo | None:
+    return distilled_move(ctx)
+
+
+#: The styles the search may play its own later moves by (``SearchConfig.own``): the library's,
+#: and the distilled policy (:mod:`.distilled`), which reads no one: it is never an opponent's.
+OWN_STYLES: dict[str, StyleFn] = {**STYLES, "distilled": _distilled}
+
+
 def native_spec(policy: str, style: Style = DEFAULT_STYLE) -> tuple[int, ...]:
     """A style as the compiled rollouts take it (``dizhu.bots._rollout``): the policy's number, then
     the thresholds, in ``Style``'s field order — the numbers stay this module's and policy.py's.
@@ -98,7 +109,7 @@ def native_spec(policy: str, style: Style = DEFAULT_STYLE) -> tuple[int, ...]:
     >>> native_spec("greedy")[0], len(native_spec("intermediate", CAUTIOUS))
     (2, 11)
     """
-    number = ("intermediate", "normal", "greedy", "bombs").index(policy)
+    number = ("intermediate", "normal", "greedy", "bombs", "distilled").index(policy)
     fields = dataclasses.astuple(style)
     if not all(isinstance(f, int) for f in fields):  # bools are ints; a fraction would be cut
         raise TypeError(f"the compiled styles take whole-number thresholds, not {style}")
@@ -113,6 +124,7 @@ NATIVE_SPECS: dict[StyleFn, tuple[int, ...]] = {
     _greedy: native_spec("greedy"),
     _cautious: native_spec("intermediate", CAUTIOUS),
     _bombs: native_spec("bombs", EAGER),
+    _distilled: native_spec("distilled"),
 }
 
 _native = load("dizhu.bots._rollout")
@@ -127,7 +139,13 @@ def compiled() -> ModuleType | None:
     for (:mod:`dizhu.native`)."""
     global _native_ready
     if _native is not None and not _native_ready:
+        if not hasattr(_native, "set_net"):
+            raise RuntimeError("dizhu.bots._rollout was built from older sources: build it again "
+                               "(pip install -e . in a checkout)")
         _native.init(play_table(), tuple(Kind))  # what a play is stays the engine's answer
+        weights = net()
+        _native.set_net(weights.mean, weights.scale, [w for row in weights.w1 for w in row], weights.b1,
+                        weights.w2, MARGIN)
         _native_ready = True
     return _native
 

@@ -1,0 +1,195 @@
+"""The distilled policy: the intermediate policy, overruled where a network fitted to the search's
+own valuations says another move of the shortlist is clearly better.
+
+At 16,926 duel decisions of intermediate self-play, super-hard's search valued every move of its
+shortlist (:mod:`.shortlist`); a network of one hidden layer (32 units) learnt each move's worth
+above its decision's mean from 81 features of the position and the move (:data:`NAMES`:
+its kind, the plays it saves, whether it keeps control, whether the hand then runs out, how close
+the nearest opponent is...).  ``benchmarks/distill.py`` collects, fits and screens it; the weights
+are ``distilled_duel.json``.  The search plays its own later moves in the duel's rollouts by it
+(``SearchConfig.own``).  The compiled rollouts (``_rollout.c``, policy 4) compute the same
+features and scores; tests/test_rollout_native.py holds the two to the same moves.
+
+>>> from dizhu import Round
+>>> from dizhu.bots.view import View
+>>> r = Round.deal("duel", seed="distilled")
+>>> while r.phase == "bidding":
+...     r.apply(r.to_act, "call" if "call" in r.legal_actions() else "pass")
+>>> ctx = Ctx.of(View.of(r.observation(r.to_act)))
+>>> move = distilled_move(ctx)
+>>> move is not None and move.key in {m.key for m in shortlist(ctx)[0] if m}
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from ..combos import Combo, Kind
+from .hands import plays_of, to_shed
+from .policy import TWO, Ctx, can_run_out, is_control, leads_from_split, sub
+from .shortlist import shortlist
+
+__all__ = ["NAMES", "features", "Net", "net", "distilled_move", "MARGIN"]
+
+#: The intermediate policy's move stays unless another scores this many points more.  Screened as
+#: a policy against intermediate (3,000 duel deals): 0.532 at 0.15, 0.502 at 0 (session 39).
+MARGIN = 0.15
+
+_KINDS = {Kind.SINGLE: 0, Kind.PAIR: 1, Kind.TRIO: 2, Kind.TRIO_SINGLE: 2, Kind.TRIO_PAIR: 2}
+
+
+def _kind_slot(m: Combo) -> int:
+    """single 0, pair 1, trio 2, chains and planes 3, bomb or rocket 4, the rest (four with two) 3."""
+    if m.is_bomb:
+        return 4
+    return _KINDS.get(m.kind, 3)
+
+
+def _names() -> list[str]:
+    names = ["policy", "pass", "pass_partner", "play_partner"]
+    for phase in ("lead", "reply"):
+        names += [f"{phase}_{k}" for k in ("single", "pair", "trio", "chain", "bomb")]
+        names += [f"{phase}_{k}" for k in ("delta", "delta_pos", "main", "high", "control", "size",
+                                           "run_out", "after_plays", "after_controls")]
+        for d in ("d1", "d2", "d34"):
+            names += [f"{phase}_{d}_{k}" for k in ("single", "pair", "bomb", "control", "high", "delta")]
+        names += [f"{phase}_me12_{k}" for k in ("control", "delta", "bomb")]
+    names += ["reply_d1_pass", "reply_d2_pass", "reply_d34_pass", "reply_owner_near_pass", "reply_landlord_pass"]
+    names += ["landlord_bomb", "duel_bomb"]
+    return names
+
+
+#: The features of a move, in the network's order (``_rollout.c`` numbers them the same).
+NAMES = tuple(_names())
+_INDEX = {n: i for i, n in enumerate(NAMES)}
+
+
+def features(ctx: Ctx, moves: list[Combo | None], choice: Combo | None) -> list[list[float]]:
+    """Each of ``moves``' features (:data:`NAMES`) at ``ctx``, the rule policy's ``choice`` known."""
+    hand = ctx.hand
+    line = ctx.line()
+    base = plays_of(to_shed(hand, line))
+    danger = min(ctx.need(s) for s in range(ctx.players) if not ctx.partner(s))
+    mine = ctx.my_need()
+    lead = ctx.last is None
+    partner_last = not lead and ctx.partner(ctx.last[0])
+    phase = "lead" if lead else "reply"
+    band = "d1" if danger == 1 else "d2" if danger == 2 else "d34" if danger <= 4 else None
+    out = []
+    policy = policy_index(moves, choice)
+    for k, m in enumerate(moves):
+        x = [0.0] * len(NAMES)
+
+        def put(name: str, value: float = 1.0) -> None:
+            x[_INDEX[name]] += value
+
+        if k == policy:
+            put("policy")
+        if m is None:
+            put("pass")
+            if partner_last:
+                put("pass_partner")
+            if band:
+                put(f"reply_{band}_pass")
+            if not partner_last and ctx.need(ctx.last[0]) <= 4:
+                put("reply_owner_near_pass")
+            if ctx.seat == ctx.landlord:
+                put("reply_landlord_pass")
+            out.append(x)
+            continue
+        if partner_last:
+            put("play_partner")
+        slot = ("single", "pair", "trio", "chain", "bomb")[_kind_slot(m)]
+        after = sub(hand, m)
+        after_plays = plays_of(to_shed(after, line))
+        delta = after_plays - (base - 1)
+        control = is_control(m, ctx)
+        high = m.main >= TWO
+        put(f"{phase}_{slot}")
+        put(f"{phase}_delta", delta)
+        put(f"{phase}_delta_pos", max(0, delta))
+        put(f"{phase}_main", m.main / 14)
+        put(f"{phase}_high", high)
+        put(f"{phase}_control", control)
+        put(f"{phase}_size", m.size / 10)
+        put(f"{phase}_run_out", can_run_out(ctx, after))
+        put(f"{phase}_after_plays", min(after_plays, 10) / 10)
+        splits = leads_from_split(to_shed(after, line)) if after_plays <= 6 else ()
+        put(f"{phase}_after_controls", sum(1 for p in splits if is_control(p, ctx)) / 3)
+        if band:
+            if slot in ("single", "pair", "bomb"):
+                put(f"{phase}_{band}_{slot}")
+            put(f"{phase}_{band}_control", control)
+            put(f"{phase}_{band}_high", high)
+            put(f"{phase}_{band}_delta", delta)
+        if mine <= 2 or after_plays <= 2:
+            put(f"{phase}_me12_control", control)
+            put(f"{phase}_me12_delta", delta)
+            put(f"{phase}_me12_bomb", m.is_bomb)
+        if m.is_bomb:
+            if ctx.seat == ctx.landlord:
+                put("landlord_bomb")
+            if not ctx.partnered:
+                put("duel_bomb")
+        out.append(x)
+    return out
+
+
+def policy_index(moves: list[Combo | None], choice: Combo | None) -> int:
+    """Where the rule policy's own move (``choice``; None: pass) is in ``moves``."""
+    key = None if choice is None else choice.key
+    return next(i for i, m in enumerate(moves) if (None if m is None else m.key) == key)
+
+
+@dataclass(frozen=True)
+class Net:
+    """A move's score from its features: standardised, one hidden layer of rectified units, a sum."""
+
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    #: feature by feature, each hidden unit's weight
+    w1: tuple[tuple[float, ...], ...]
+    b1: tuple[float, ...]
+    w2: tuple[float, ...]
+
+    def score(self, x: list[float]) -> float:
+        """The score of one move's features ``x`` (summed in the compiled kernel's order, so the
+        two agree to the last bit)."""
+        hidden = list(self.b1)
+        for value, mean, scale, row in zip(x, self.mean, self.scale, self.w1):
+            z = (value - mean) / scale
+            for h, w in enumerate(row):
+                hidden[h] += z * w
+        out = 0.0
+        for a, w in zip(hidden, self.w2):
+            if a > 0:
+                out += a * w
+        return out
+
+
+@lru_cache(maxsize=1)
+def net() -> Net:
+    """The duel's network (``distilled_duel.json``, fitted by ``benchmarks/distill.py``)."""
+    data = json.loads(resources.files(__package__).joinpath("distilled_duel.json").read_text())
+    w1 = tuple(tuple(row) for row in data["W1"])
+    hidden = len(data["b1"])
+    shapes = [len(data["mean"]), len(data["scale"]), len(w1)] == [len(NAMES)] * 3 and \
+        {len(row) for row in w1} == {hidden} and len(data["w2"]) == hidden
+    if data.get("kind") != "net" or not shapes or min(data["scale"]) <= 0:
+        raise ValueError(f"distilled_duel.json is not a network over the {len(NAMES)} features of NAMES")
+    return Net(tuple(data["mean"]), tuple(data["scale"]), w1, tuple(data["b1"]), tuple(data["w2"]))
+
+
+def distilled_move(ctx: Ctx) -> Combo | None:
+    """The distilled policy's move at ``ctx`` (None: pass)."""
+    moves, choice = shortlist(ctx)
+    if len(moves) < 2:
+        return choice
+    scores = [net().score(x) for x in features(ctx, moves, choice)]
+    best = max(range(len(moves)), key=lambda i: (scores[i], -i))  # the first of the best
+    policy = policy_index(moves, choice)
+    return moves[best] if scores[best] > scores[policy] + MARGIN else choice
