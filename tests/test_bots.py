@@ -535,6 +535,7 @@ def test_the_search_plays_its_own_later_moves_by_the_style_it_is_given():
 
 def test_in_duel_the_search_plays_its_own_later_moves_by_the_distilled_policy():
     from dizhu.bots.search import ADVICE, SUPER_HARD, SearchConfig, evaluate
+    from dizhu.bots.styles import compiled
     from dizhu.bots.view import View
 
     assert SUPER_HARD.own == {"classic": "intermediate", "duel": "distilled"}
@@ -545,8 +546,10 @@ def test_in_duel_the_search_plays_its_own_later_moves_by_the_distilled_policy():
     view = View.of(r.observation(r.to_act))
     distilled = evaluate(view, random.Random(3), budget=0.1)
     plain = evaluate(view, random.Random(3), budget=0.1, config=SearchConfig(own="intermediate"))
-    # its decisions cost twice the budget's steps: the same budget buys fewer worlds
-    assert distilled[0].worlds < plain[0].worlds
+    if compiled() is None:  # in Python it would cost a dozen times a world: intermediate plays instead
+        assert distilled == plain
+    else:  # its decisions cost twice the budget's steps: the same budget buys fewer worlds
+        assert distilled[0].worlds < plain[0].worlds
 
 
 def test_the_look_ahead_groups_the_worlds_by_what_the_bot_sees():
