@@ -90,31 +90,36 @@ def nginx_in_front(tmp_path, pg_url):
         missing("Debian's nginx is not installed (scripts/setup.sh installs it)")  # fails in CI
     hosts = [Server(tmp_path / f"data{n}", tmp_path / f"host{n}.log", ["--database", pg_url]) for n in range(2)]
     base = tmp_path / "nginx"
-    base.mkdir()
-    port = free_port()
-    config = base / "nginx.conf"
-    config.write_text(CONFIG.format(base=base, port=port, first=hosts[0].port, second=hosts[1].port,
-                                    user="user root;" if os.geteuid() == 0 else ""))
-    process = subprocess.Popen([NGINX, "-p", str(base), "-e", str(base / "error.log"), "-c", str(config),
-                                "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
-    deadline = time.monotonic() + 15
-    while True:
-        assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
-        try:
-            if client.get("/api/health").status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, "nginx did not start"
-        time.sleep(0.05)
-    yield client, hosts, base / "access.log"
-    client.close()
-    process.terminate()
-    process.wait(10)
-    for host in hosts:
-        host.stop()
-    shutil.rmtree(base, ignore_errors=True)
+    process = client = None
+    try:  # the hosts stop even when nginx does not start (they outlived a failed start before)
+        base.mkdir()
+        port = free_port()
+        config = base / "nginx.conf"
+        config.write_text(CONFIG.format(base=base, port=port, first=hosts[0].port, second=hosts[1].port,
+                                        user="user root;" if os.geteuid() == 0 else ""))
+        process = subprocess.Popen([NGINX, "-p", str(base), "-e", str(base / "error.log"), "-c", str(config),
+                                    "-g", "daemon off;"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+        deadline = time.monotonic() + 15
+        while True:
+            assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
+            try:
+                if client.get("/api/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "nginx did not start"
+            time.sleep(0.05)
+        yield client, hosts, base / "access.log"
+    finally:
+        if client is not None:
+            client.close()
+        if process is not None and process.poll() is None:
+            process.terminate()
+            process.wait(10)
+        for host in hosts:
+            host.stop()
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def play_round(client: httpx.Client, game: dict, view: dict, tag: str) -> dict:
