@@ -4,7 +4,7 @@
 
 Rounds dealt from seeds are played to the end by intermediate bots on every seat.  At each
 play-phase decision with a choice and at most ``--cards`` cards left in all hands, the exact
-solver (``dizhu.solve``, every hand face up) values every legal move; a decision where the
+solver (``dizhu.solver``, every hand face up) values every legal move; a decision where the
 best move wins and the rule policy's own move (``intermediate_move``) loses is counted, by
 variant, lead or reply, the kind played, the closest opponent's need (3 = three or more) and
 the policy's reason.  Face up is more than a player knows, so not every case is a blunder a
@@ -27,7 +27,7 @@ from benchmarks.selfplay import decisions  # noqa: E402
 from dizhu.bots.policy import Ctx, intermediate_move  # noqa: E402
 from dizhu.bots.view import View  # noqa: E402
 from dizhu.rules import same_side  # noqa: E402
-from dizhu.solve import Position, Solver  # noqa: E402
+from dizhu.solver import Position, Solver  # noqa: E402
 
 
 def thrown_away(rounds: int, cards: int) -> tuple[int, collections.Counter, dict]:

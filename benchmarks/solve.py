@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from dizhu.moves import play_table  # noqa: E402
 from dizhu.puzzles.deals import position_at  # noqa: E402
-from dizhu.solve import Solver, SolveTimeout  # noqa: E402
+from dizhu.solver import Solver, SolveTimeout  # noqa: E402
 
 BUCKETS = ((10, 14), (15, 19), (20, 24), (25, 29), (30, 34))
 

@@ -6,7 +6,7 @@ import pytest
 
 from dizhu.puzzles import VARIANTS, get, load
 from dizhu.puzzles.grade import LEVELS, MIN_MOVES, action_text, grade
-from dizhu.solve import Solver
+from dizhu.solver import Solver
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

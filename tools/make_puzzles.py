@@ -28,7 +28,7 @@ from dizhu.game import Round  # noqa: E402
 from dizhu.game.round import OVER, PLAYING  # noqa: E402
 from dizhu.puzzles import Puzzle  # noqa: E402
 from dizhu.puzzles.grade import LEVELS, grade  # noqa: E402
-from dizhu.solve import Position, Solver, SolveTimeout  # noqa: E402
+from dizhu.solver import Position, Solver, SolveTimeout  # noqa: E402
 from dizhu.variants import get_variant  # noqa: E402
 
 

@@ -18,7 +18,7 @@ from .combos import Combo, Kind, beats, classify
 from .errors import REASONS, DizhuError, IllegalAction, InvalidPlay
 from .game import Action, Match, Result, Round
 from .moves import legal_moves
-from .solve import Position, Solution, solve
+from .solver import Position, Solution, solve
 from .variants import CLASSIC, DUEL, Variant, get_variant
 
 __all__ = [
@@ -44,8 +44,7 @@ __all__ = [
     "legal_moves",
     "Position",
     "Solution",
-    # not "solve": dizhu.solve is the solver function, and in __all__ its name would make the API
-    # reference list the module dizhu.solve twice
+    "solve",
     "CLASSIC",
     "DUEL",
     "Variant",

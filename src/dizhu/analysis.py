@@ -48,7 +48,7 @@ from .bots.bidsearch import auction_of, bid_out, estimate_bids
 from .bots.policy import Ctx, intermediate_move
 from .bots.search import (ADVICE, DEFAULT_BUDGET, EXACT_CARDS, MIN_WORLDS, Estimate, Sim, _candidates, evaluate,
                           intermediate_seats, play_out)
-from .solve import Solver
+from .solver import Solver
 from .bots.view import View
 from .cards import Card, rank_counts
 from .combos import Combo, classify

@@ -12,7 +12,7 @@ For a decision, the bot
    of its best hand split, and every reply when there are few);
 4. plays each candidate out in each world — each other seat by a style drawn
    from its reading, its own later moves by the intermediate policy — or,
-   when few cards remain, solves the world exactly (:mod:`dizhu.solve`: points
+   when few cards remain, solves the world exactly (:mod:`dizhu.solver`: points
    with bombs and spring, farmers as a team);
 5. picks the candidate with the best weighted average of points for its side.
 
@@ -37,7 +37,7 @@ from dizhu.cards import NUM_RANKS
 from dizhu.combos import Combo
 from dizhu.moves import moves_from_counts
 from dizhu.rules import has_won, next_seat, same_side, spring, trick_over
-from dizhu.solve import Position, Solver
+from dizhu.solver import Position, Solver
 from .policy import Ctx, Decision, intermediate_move, leads_from_split
 from .reading import Reading, read_world
 from .styles import PRIOR, STYLES

@@ -14,7 +14,7 @@ For a decision, the bot
 4. plays each candidate out in each world — each other seat by a style drawn
    from its reading, its own later moves by the intermediate policy (in duel by the
    distilled policy, :mod:`.distilled`) — or,
-   when few cards remain, solves the world exactly (:mod:`dizhu.solve`: points
+   when few cards remain, solves the world exactly (:mod:`dizhu.solver`: points
    with bombs and spring, farmers as a team);
 5. in duel, looks ahead to its own next decision (:func:`to_next_decision`): there a few
    moves of its shortlist are played out too, and in each group of worlds it
@@ -51,7 +51,7 @@ from typing import Any, Callable, Mapping
 from ..cards import NUM_RANKS
 from ..combos import Combo
 from ..rules import has_won, next_seat, same_side, spring, trick_over
-from ..solve import Position, Solver
+from ..solver import Position, Solver
 from ..moves import NATIVE as MOVES_NATIVE
 from ..variants import VARIANTS, Variant
 from .hands import NATIVE

@@ -19,7 +19,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import format_counts
-from ..solve import Position
+from ..solver import Position
 from .grade import Grade
 
 __all__ = ["Puzzle", "load", "get", "VARIANTS"]

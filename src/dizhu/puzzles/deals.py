@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..bots import create
 from ..game import Round
 from ..game.round import OVER, PLAYING
-from ..solve import Position
+from ..solver import Position
 from ..variants import get_variant
 
 __all__ = ["position_at"]

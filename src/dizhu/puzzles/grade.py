@@ -14,7 +14,7 @@ score adds
   longest leads (shedding most), a bomb or the rocket (doubling), or a play
   that nobody can beat at once (it takes the trick).
 
->>> from dizhu.solve import Position
+>>> from dizhu.solver import Position
 >>> g = grade(Position.of("classic", ["222", "4", "5"], landlord=0, to_act=0))
 >>> g is None   # every first move wins: no puzzle
 True
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ..combos import Combo
 from ..rules import same_side
-from ..solve import Position, Solver
+from ..solver import Position, Solver
 
 __all__ = ["Grade", "grade", "action_text", "LEVELS", "level_of"]
 

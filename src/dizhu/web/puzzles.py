@@ -26,7 +26,7 @@ from ..game.round import check_answer
 from ..puzzles import Puzzle, get, load, VARIANTS
 from ..puzzles.grade import LEVELS, action_text
 from ..rules import same_side
-from ..solve import Position, Solver
+from ..solver import Position, Solver
 from .errors import ApiError, engine_error
 from .schemas import ErrorBody, Verdict
 

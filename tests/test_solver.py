@@ -1,4 +1,4 @@
-"""The exact solver (dizhu.solve): against a plain minimax, on points, and inside super-hard."""
+"""The exact solver (dizhu.solver): against a plain minimax, on points, and inside super-hard."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from dizhu.bots.search import search_move
 from dizhu.bots.view import View
 from dizhu.cards import NUM_RANKS, format_counts
 from dizhu.rules import same_side
-from dizhu.solve import Position, Solver, SolveTimeout, solve
+from dizhu.solver import Position, Solver, SolveTimeout, solve
 
 
 def minimax(p: Position) -> int:
@@ -132,10 +132,21 @@ def test_super_hard_counts_points_in_its_exact_endgame():
 
 
 def test_a_position_takes_the_variants_name_and_refuses_a_seat_that_is_not_there():
-    from dizhu.solve import Position
+    from dizhu.solver import Position
 
     p = Position("classic", ((0,) * 15,) * 3, landlord=0, to_act=0)
     assert p.variant.name == "classic"
     for bad in ({"landlord": 3, "to_act": 0}, {"landlord": 0, "to_act": -1}):
         with pytest.raises(ValueError, match="must be a seat"):
             Position.of("classic", ["3", "4", "5"], **bad)
+
+
+def test_the_solver_function_and_its_module_have_names_of_their_own():
+    """``dizhu.solve`` is the function and ``dizhu.solver`` its module. (The module was named
+    ``solve``: after ``import dizhu.solve``, ``dizhu.solve.Solver`` failed, the name being the function's.)"""
+    import importlib
+
+    module = importlib.import_module("dizhu.solver")
+    assert dizhu.solve is module.solve and callable(dizhu.solve)
+    assert "solve" in dizhu.__all__ and dizhu.Position is module.Position
+    assert dizhu.solve(Position.of("classic", ["33", "4", "5"], landlord=0, to_act=0)).value == 1
