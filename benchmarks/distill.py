@@ -1,12 +1,16 @@
 """A policy distilled from super-hard's search: collect its choices, fit a move score, screen it.
 
     nice -n 10 python benchmarks/distill.py collect --variant duel --rounds 700 --out F.jsonl [--start 0]
+        [--own distilled --budget 0.3]
     python benchmarks/distill.py fit F.jsonl [G.jsonl ...] [--hidden 32] [--out M.json]
     nice -n 10 python benchmarks/distill.py screen M.json --variant duel --deals 3000 [--margin 0.25]
 
 ``collect`` plays seeded rounds of intermediate bots (``benchmarks/selfplay.py``) and, at each
 play decision with a choice, asks the search (:func:`dizhu.bots.search.ranked`, the seat's own view,
 0.15 s of simulated decisions) what each move of its shortlist is worth; one JSON line a decision.
+With ``--own distilled`` the search's worlds play its own later moves by the shipped distilled
+policy (the next step of a policy iteration: the worth of a move followed by better play); each
+of those worlds costs two decisions, so ``--budget 0.3`` counts as many worlds as 0.15 did.
 ``fit`` learns a score of (position, move) from features of both (``dizhu.bots.distilled.features``, the rule
 policy's own move among them): each move's worth above its decision's mean (its advantage), fitted
 by ridge least squares or, with ``--hidden``, by a network of one hidden layer; each move weighs
@@ -20,6 +24,7 @@ as it ships, DouZero protocol, seed "ab" (as ``benchmarks/thresholds.py``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import sys
@@ -36,8 +41,11 @@ from dizhu.bots.search import ADVICE, _candidates, ranked  # noqa: E402
 from dizhu.bots.view import View  # noqa: E402
 
 
-def collect(variant: str, rounds: int, start: int, out: Path) -> None:
+def collect(variant: str, rounds: int, start: int, out: Path, own: str = "intermediate",
+            budget: float = 0.15) -> None:
     from benchmarks.selfplay import decisions
+
+    config = dataclasses.replace(ADVICE, own={**ADVICE.own, variant: own})
 
     n, index, current = 0, -1, None
     with out.open("a") as f:
@@ -51,7 +59,7 @@ def collect(variant: str, rounds: int, start: int, out: Path) -> None:
                 continue
             view = View.of(obs)
             # the search without the look-ahead, as session 39's data was collected
-            estimates, choice = ranked(view, random.Random(n), 0.15, config=ADVICE)
+            estimates, choice = ranked(view, random.Random(n), budget, config=config)
             if estimates[0].worlds == 0 or len(estimates) < 2:
                 continue
             f.write(json.dumps({"round": index, "obs": obs,
@@ -232,6 +240,9 @@ def main() -> None:
     c.add_argument("--rounds", type=int, default=400)
     c.add_argument("--start", type=int, default=0)
     c.add_argument("--out", required=True)
+    c.add_argument("--own", default="intermediate", choices=["intermediate", "distilled"],
+                   help="the policy of the search's own later moves in its worlds")
+    c.add_argument("--budget", type=float, default=0.15, help="seconds of simulated decisions a decision")
     f = sub_.add_parser("fit")
     f.add_argument("paths", nargs="+")
     f.add_argument("--out")
@@ -246,7 +257,7 @@ def main() -> None:
     s.add_argument("--margin", type=float, default=0.0, help="leave the policy only for a move scored this much higher")
     args = parser.parse_args()
     if args.command == "collect":
-        collect(args.variant, args.rounds, args.start, Path(args.out))
+        collect(args.variant, args.rounds, args.start, Path(args.out), args.own, args.budget)
     elif args.command == "fit":
         fit(args.paths, args.out, args.l2, args.hidden, args.steps)
     else:
