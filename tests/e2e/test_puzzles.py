@@ -311,3 +311,29 @@ def test_a_puzzles_cards_and_buttons_are_big_enough_to_tap_on_a_phone(make_table
     open_puzzle(table, farmer_with_partner())
     assert_big_enough(table, "puzzle")
     table.shot(f"puzzle-phone-tap-{locale}")
+
+
+@pytest.mark.parametrize("viewport", [PHONE_PORTRAIT, {"width": 740, "height": 360}], ids=["portrait", "landscape"])
+def test_the_last_moves_show_the_defences_answers_to_the_players_move(make_table, viewport):
+    # The solver answers at once: once its passes ended the trick, the board said only "your lead",
+    # and what had happened was folded away in "Moves so far".
+    puzzle = farmer_with_partner()
+    table = make_table(viewport).open()
+    open_puzzle(table, puzzle)
+    assert not table.page.query_selector("#pz-recent")  # nothing played yet
+    table.page.click("#pz-hint")
+    table.wait("#pz-status .chips")
+    table.page.click("#pz-play")
+    table.wait(f"body[data-puzzle='{puzzle.id}:playing:1']")
+    recent = table.page.eval_on_selector_all("#pz-recent li", "els => els.map(e => e.textContent)")
+    every = table.page.eval_on_selector_all(".pz-history li", "els => els.map(e => e.textContent)")
+    you = translations("en")["puzzle.you"].split("{role}")[0]  # "You (", not "Your partner"
+    assert len(recent) >= 2 and recent[0].startswith(you), recent  # the player's move, then the answers
+    assert every[-len(recent):] == recent and not any(m.startswith(you) for m in recent[1:]), (recent, every)
+    table.shot(f"puzzle-last-moves-{viewport['width']}")
+    if viewport["width"] < viewport["height"]:
+        return  # a portrait page scrolls to its hand, as it did before
+    # on a landscape phone the hand and its buttons stay on the first screen, beside the last moves
+    for selector in (".pz-card", "#pz-play", "#pz-pass", "#pz-hint", "#pz-recent"):
+        for b in table.page.eval_on_selector_all(selector, "es => es.map((e) => e.getBoundingClientRect().toJSON())"):
+            assert 0 <= b["top"] and b["bottom"] <= viewport["height"] and b["right"] <= viewport["width"], (selector, b)

@@ -215,6 +215,12 @@ function lineList(steps, className) {
     h('span', { class: 'pz-who', text: t('said.who', { name: seatLabel(seat) }) }), actionChips(action))));
 }
 
+/** The player's last move and every move after it. */
+function recentMoves() {
+  const i = state.history.findLastIndex(([seat]) => seat === state.seat);
+  return i < 0 ? [] : state.history.slice(i);
+}
+
 function goalText() {
   const role = state.seat === state.landlord ? 'landlord' : 'farmer';
   const parts = [t(state.players === 2 ? `puzzle.goal.${role}_duel` : `puzzle.goal.${role}`)];
@@ -242,6 +248,11 @@ function renderBoard() {
       state.handicap && seat !== state.landlord ? h('small', { text: t('puzzle.wins_at', { n: state.handicap }) }) : null),
     h('div', { class: 'pz-cards' }, idsForNotation(state.hands[seat]).map((id) => cardFace(id, 'mini')))));
   const last = state.trick.last;
+  // The player's move and the defence's answers to it: once those passes end a trick, the trick
+  // box says only "your lead", and what just happened was folded away in "Moves so far".
+  const recent = recentMoves();
+  const recentLine = recent.length ? h('section', { class: 'pz-recent', id: 'pz-recent', aria: { label: t('puzzle.recent') } },
+    h('p', { text: t('puzzle.recent') }), lineList(recent, 'pz-line')) : null;
   const trick = h('div', { class: 'pz-trick', id: 'pz-trick' },
     last ? [h('span', { class: 'pz-who', text: t('said.who', { name: seatLabel(last[0]) }) }), playChips(last[1])]
       : h('span', { text: state.status === 'playing' ? t('puzzle.you_lead') : '' }));
@@ -269,8 +280,10 @@ function renderBoard() {
       state.partner !== null ? h('p', { class: 'pz-note', id: 'pz-partner-note', text: t('puzzle.partner_note') }) : null,
       h('p', { class: 'pz-note', text: t('puzzle.defence_note') }),
       h('div', { class: 'pz-seats' }, seats)),
+    recentLine,
     h('div', { class: 'pz-play' },
-      trick,
+      // once over, the last moves have said all the trick box would repeat
+      playing || !recentLine ? trick : null,
       result(),
       h('p', { class: 'pz-status', id: 'pz-status', role: 'status' }),
       hand,
