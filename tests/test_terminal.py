@@ -49,3 +49,20 @@ def test_reasons_in_english_say_one_card_not_one_cards():
         fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
         text = describe({"key": key, "params": {f: 1 for f in fields}})
         assert not re.search(r"\b1 [a-z ]*?(cards|plays|games)\b", text), (key, text)
+
+
+def test_short_forms_play_bare_cards_pass_bid_and_show_the_play_to_beat():
+    # "3" bids while bidding and plays the card after it; "p" passes; "help" lists the forms
+    out = io.StringIO()
+    assert play("classic", "normal", seed="3", stdin=io.StringIO("help\n3\n3\np\nq\n"), stdout=out) == 0
+    text = out.getvalue()
+    assert "play 33344455 (or just 33344455)" in text
+    assert "  you: bid 3\n" in text and "  you: 3\n" in text and "  you: pass\n" in text
+    assert "to beat: left's 5" in text  # the answer asked for is said with the hand
+    assert "not allowed" not in text
+
+
+def test_a_short_form_is_still_judged_by_the_round():
+    out = io.StringIO()
+    play("classic", "normal", seed="3", stdin=io.StringIO("3\n3R\nq\n"), stdout=out)
+    assert "not allowed: " in out.getvalue()  # 3 with the big joker is no play

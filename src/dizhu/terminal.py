@@ -1,8 +1,12 @@
 """Play in a terminal: ``dizhu play``.
 
 You are seat 0 against computer players.  Type actions in their text form
-(``play 33344455``, ``pass``, ``bid 2``, ``call``, ``rob``), ``hint`` for a
-recommendation, ``quit`` to stop.
+(``play 33344455``, ``pass``, ``bid 2``, ``call``, ``rob``) or short
+(``33344455``, ``p``, ``2`` while bidding), ``hint`` for a recommendation,
+``help`` for these, ``quit`` to stop.
+
+>>> expand("33344455", "playing"), expand("p", "playing"), expand("2", "bidding"), expand("2", "playing")
+('play 33344455', 'pass', 'bid 2', 'play 2')
 """
 
 from __future__ import annotations
@@ -17,6 +21,24 @@ from .errors import DizhuError
 from .game import Match
 
 SEAT_NAMES = {0: "you", 1: "right", 2: "left"}
+VERBS = ("play", "pass", "bid", "call", "rob")
+HELP = """actions: play 33344455 (or just 33344455), pass (or p), bid 1-3 (or 1-3), call, rob
+  cards: 3-9, T or 10, J, Q, K, A, 2, B (small joker), R (big joker); case, spaces and + do not matter
+  hint (or h): the computer's advice; help (or ?): this; quit (or q): stop"""
+
+
+def expand(text: str, phase: str) -> str:
+    """The full action for a short one: bare cards are a play, ``p`` a pass, a digit a bid.
+
+    Only the form is filled in; the round still judges the action."""
+    word = text.strip()
+    if word.lower() in ("p", "pass"):
+        return "pass"
+    if word.split(" ", 1)[0].lower() in VERBS:
+        return word
+    if phase == "bidding" and word in ("1", "2", "3"):
+        return f"bid {word}"
+    return f"play {word}"
 
 
 def _name(seat: int, players: int) -> str:
@@ -63,7 +85,7 @@ def play(variant: str = "classic", level: str = "intermediate", seed: str | None
         stdout.write(text + "\n")
         stdout.flush()
 
-    out(f"dizhu {variant} against {level} computers. Type 'hint' for advice, 'quit' to stop.")
+    out(f"dizhu {variant} against {level} computers. Type 'hint' for advice, 'help' for the commands, 'quit' to stop.")
     while True:
         r = match.round
         for event in r.log[seen:]:
@@ -87,7 +109,9 @@ def play(variant: str = "classic", level: str = "intermediate", seed: str | None
             match.apply(seat, bots[seat].decide(match.observation(seat)))
             continue
         obs = r.observation(0)
-        out(f"your hand: {obs['hand']}   cards left: {obs['cards_left']}")
+        last = obs["trick"]["last"]
+        beat = f"   to beat: {_name(last[0], players)}'s {last[1]}" if last and obs["phase"] == "playing" else ""
+        out(f"your hand: {obs['hand']}   cards left: {obs['cards_left']}{beat}")
         out(f"you may: {', '.join(obs['legal_actions'][:12])}{' ...' if len(obs['legal_actions']) > 12 else ''}")
         stdout.write("> ")
         stdout.flush()
@@ -97,11 +121,14 @@ def play(variant: str = "classic", level: str = "intermediate", seed: str | None
         text = line.strip()
         if not text:
             continue  # the hand and the choices again
-        if text.lower() == "hint":
+        if text.lower() in ("hint", "h"):
             h = hint(obs)
             out(f"hint: {h['action']} ({describe(h['reason'])})")
             continue
+        if text.lower() in ("help", "?"):
+            out(HELP)
+            continue
         try:
-            match.apply(0, text)
+            match.apply(0, expand(text, obs["phase"]))
         except DizhuError as error:
             out(f"not allowed: {error}")
