@@ -9,8 +9,11 @@
 play decision with a choice, asks the search (:func:`dizhu.bots.search.ranked`, the seat's own view,
 0.15 s of simulated decisions) what each move of its shortlist is worth; one JSON line a decision.
 With ``--own distilled`` the search's worlds play its own later moves by the shipped distilled
-policy (the next step of a policy iteration: the worth of a move followed by better play); each
-of those worlds costs two decisions, so ``--budget 0.3`` counts as many worlds as 0.15 did.
+policy (the next step of a policy iteration: the worth of a move followed by better play); its
+rollout steps cost two decisions each, so ``--budget 0.3`` buys about as many worlds as 0.15 did
+(a few more: a world's fixed cost and the exactly solved endgames are not charged twice). It needs
+the compiled rollouts (pure Python plays intermediate there instead). Each line records its
+``own`` and ``budget``.
 ``fit`` learns a score of (position, move) from features of both (``dizhu.bots.distilled.features``, the rule
 policy's own move among them): each move's worth above its decision's mean (its advantage), fitted
 by ridge least squares or, with ``--hidden``, by a network of one hidden layer; each move weighs
@@ -38,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 from dizhu.bots.distilled import NAMES, features, policy_index  # noqa: E402
 from dizhu.bots.policy import Ctx  # noqa: E402
 from dizhu.bots.search import ADVICE, _candidates, ranked  # noqa: E402
+from dizhu.bots.styles import compiled  # noqa: E402
 from dizhu.bots.view import View  # noqa: E402
 
 
@@ -45,6 +49,9 @@ def collect(variant: str, rounds: int, start: int, out: Path, own: str = "interm
             budget: float = 0.15) -> None:
     from benchmarks.selfplay import decisions
 
+    if own == "distilled" and compiled() is None:
+        raise SystemExit("--own distilled needs the compiled rollouts (dizhu.bots._rollout): "
+                         "pure Python would play intermediate in their place")
     config = dataclasses.replace(ADVICE, own={**ADVICE.own, variant: own})
 
     n, index, current = 0, -1, None
@@ -64,7 +71,8 @@ def collect(variant: str, rounds: int, start: int, out: Path, own: str = "interm
                 continue
             f.write(json.dumps({"round": index, "obs": obs,
                                 "moves": [e.move.text if e.move else None for e in estimates],
-                                "points": [e.points for e in estimates], "worlds": [e.worlds for e in estimates]})
+                                "points": [e.points for e in estimates], "worlds": [e.worlds for e in estimates],
+                                "own": own, "budget": budget})
                     + "\n")
             f.flush()
 
@@ -256,6 +264,8 @@ def main() -> None:
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--margin", type=float, default=0.0, help="leave the policy only for a move scored this much higher")
     args = parser.parse_args()
+    if args.command == "collect" and args.variant == "classic" and args.own == "distilled":
+        parser.error("the distilled policy was fitted to the duel: --own distilled is for --variant duel")
     if args.command == "collect":
         collect(args.variant, args.rounds, args.start, Path(args.out), args.own, args.budget)
     elif args.command == "fit":

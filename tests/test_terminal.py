@@ -56,7 +56,7 @@ def test_short_forms_play_bare_cards_pass_bid_and_show_the_play_to_beat():
     out = io.StringIO()
     assert play("classic", "normal", seed="3", stdin=io.StringIO("help\n3\n3\np\nq\n"), stdout=out) == 0
     text = out.getvalue()
-    assert "play 33344455 (or just 33344455)" in text
+    assert "play 55566677 (or just 55566677)" in text and "cards: 3-9, T or 10" in text
     assert "  you: bid 3\n" in text and "  you: 3\n" in text and "  you: pass\n" in text
     assert "to beat: left's 5" in text  # the answer asked for is said with the hand
     assert "not allowed" not in text
@@ -66,3 +66,25 @@ def test_a_short_form_is_still_judged_by_the_round():
     out = io.StringIO()
     play("classic", "normal", seed="3", stdin=io.StringIO("3\n3R\nq\n"), stdout=out)
     assert "not allowed: " in out.getvalue()  # 3 with the big joker is no play
+
+
+def test_q_plays_a_queen_and_only_quit_quits():
+    # seed 3: the player bids 3, becomes the landlord and leads; "q" is the lone queen
+    out = io.StringIO()
+    play("classic", "normal", seed="3", stdin=io.StringIO("3\nq\nquit\n"), stdout=out)
+    assert "  you: Q\n" in out.getvalue()
+
+
+def test_the_duels_help_gives_its_own_deck():
+    out = io.StringIO()
+    play("duel", "normal", seed="q", stdin=io.StringIO("help\nquit\n"), stdout=out)
+    assert "cards: 5-9, T or 10" in out.getvalue()  # no 3s or 4s in the duel's deck
+
+
+def test_a_partners_play_is_on_the_table_not_to_beat():
+    # seed 3, every prompt passed: left is the landlord; right, the partner, plays 22 and left passes
+    out = io.StringIO()
+    play("classic", "normal", seed="3", stdin=io.StringIO("pass\n" * 5 + "quit\n"), stdout=out)
+    text = out.getvalue()
+    assert "to beat: left's 33" in text and "on the table: your partner right's 22" in text
+    assert "to beat: right" not in text

@@ -3,7 +3,7 @@
 You are seat 0 against computer players.  Type actions in their text form
 (``play 33344455``, ``pass``, ``bid 2``, ``call``, ``rob``) or short
 (``33344455``, ``p``, ``2`` while bidding), ``hint`` for a recommendation,
-``help`` for these, ``quit`` to stop.
+``help`` for these, ``quit`` to stop (not ``q``: a lone queen is a play).
 
 >>> expand("33344455", "playing"), expand("p", "playing"), expand("2", "bidding"), expand("2", "playing")
 ('play 33344455', 'pass', 'bid 2', 'play 2')
@@ -19,12 +19,22 @@ from .bots import create, hint
 from .bots.reasons import describe
 from .errors import DizhuError
 from .game import Match
+from .ranks import RANK_SYMBOLS
+from .rules import same_side
+from .variants import Variant
 
 SEAT_NAMES = {0: "you", 1: "right", 2: "left"}
 VERBS = ("play", "pass", "bid", "call", "rob")
-HELP = """actions: play 33344455 (or just 33344455), pass (or p), bid 1-3 (or 1-3), call, rob
-  cards: 3-9, T or 10, J, Q, K, A, 2, B (small joker), R (big joker); case, spaces and + do not matter
-  hint (or h): the computer's advice; help (or ?): this; quit (or q): stop"""
+
+
+def help_text(variant: Variant) -> str:
+    """The commands, and the card notation of ``variant``'s deck."""
+    lowest = RANK_SYMBOLS[variant.lowest_rank]
+    return ("actions: play 55566677 (or just 55566677), pass (or p);"
+            " while bidding, the actions offered (a bid of points may be typed as its digit)\n"
+            f"  cards: {lowest}-9, T or 10, J, Q, K, A, 2, B (small joker), R (big joker);"
+            " case, spaces and + do not matter\n"
+            "  hint (or h): the computer's advice; help (or ?): this; quit: stop")
 
 
 def expand(text: str, phase: str) -> str:
@@ -34,11 +44,22 @@ def expand(text: str, phase: str) -> str:
     word = text.strip()
     if word.lower() in ("p", "pass"):
         return "pass"
-    if word.split(" ", 1)[0].lower() in VERBS:
+    if word.split(None, 1)[0].lower() in VERBS:
         return word
     if phase == "bidding" and word in ("1", "2", "3"):
         return f"bid {word}"
     return f"play {word}"
+
+
+def _on_the_table(obs: dict, players: int) -> str:
+    """The trick's play beside the hand: an opponent's to beat, a partner's to let stand or not."""
+    last = obs["trick"]["last"]
+    if not last or obs["phase"] != "playing":
+        return ""
+    seat, play = last
+    if same_side(seat, obs["seat"], obs["landlord"]):
+        return f"   on the table: your partner {_name(seat, players)}'s {play}"
+    return f"   to beat: {_name(seat, players)}'s {play}"
 
 
 def _name(seat: int, players: int) -> str:
@@ -109,14 +130,12 @@ def play(variant: str = "classic", level: str = "intermediate", seed: str | None
             match.apply(seat, bots[seat].decide(match.observation(seat)))
             continue
         obs = r.observation(0)
-        last = obs["trick"]["last"]
-        beat = f"   to beat: {_name(last[0], players)}'s {last[1]}" if last and obs["phase"] == "playing" else ""
-        out(f"your hand: {obs['hand']}   cards left: {obs['cards_left']}{beat}")
+        out(f"your hand: {obs['hand']}   cards left: {obs['cards_left']}{_on_the_table(obs, players)}")
         out(f"you may: {', '.join(obs['legal_actions'][:12])}{' ...' if len(obs['legal_actions']) > 12 else ''}")
         stdout.write("> ")
         stdout.flush()
         line = stdin.readline()
-        if not line or line.strip().lower() in ("quit", "q"):
+        if not line or line.strip().lower() == "quit":  # not "q": that is a queen
             return 0
         text = line.strip()
         if not text:
@@ -126,7 +145,7 @@ def play(variant: str = "classic", level: str = "intermediate", seed: str | None
             out(f"hint: {h['action']} ({describe(h['reason'])})")
             continue
         if text.lower() in ("help", "?"):
-            out(HELP)
+            out(help_text(match.variant))
             continue
         try:
             match.apply(0, expand(text, obs["phase"]))

@@ -337,3 +337,17 @@ def test_the_last_moves_show_the_defences_answers_to_the_players_move(make_table
     for selector in (".pz-card", "#pz-play", "#pz-pass", "#pz-hint", "#pz-recent"):
         for b in table.page.eval_on_selector_all(selector, "es => es.map((e) => e.getBoundingClientRect().toJSON())"):
             assert 0 <= b["top"] and b["bottom"] <= viewport["height"] and b["right"] <= viewport["width"], (selector, b)
+
+
+def test_a_puzzle_failed_by_a_pass_still_shows_the_play_passed_on(make_table):
+    # Once over, the trick box went, the last moves standing for it: a pass on the puzzle's opening
+    # play (classic-001: 4JJJ, from before the player's move) left that play shown nowhere.
+    puzzle = next(p for p in load("classic") if p.id == "classic-001")
+    assert puzzle.position.last is not None and "pass" not in puzzle.grade.winning
+    table = make_table(PHONE_PORTRAIT).open()
+    open_puzzle(table, puzzle)
+    table.page.click("#pz-pass")
+    table.wait(f"body[data-puzzle='{puzzle.id}:failed:1']")
+    shown = table.page.eval_on_selector("#pz-trick", "e => e.textContent").split()[-1]  # the chips' text: JJJ4
+    assert sorted(shown) == sorted(puzzle.position.last[1].text), shown
+    assert table.page.eval_on_selector_all("#pz-recent li", "els => els.length") >= 1

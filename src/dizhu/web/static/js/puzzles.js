@@ -210,15 +210,17 @@ function actionChips(action) {
   return h('span', {}, playChips(text), bomb ? h('small', { class: 'pz-doubles', text: t('puzzle.doubles') }) : null);
 }
 
-function lineList(steps, className) {
-  return h('ol', { class: className }, steps.map(([seat, action]) => h('li', {},
+function lineList(steps, className, role) {
+  return h('ol', { class: className, role }, steps.map(([seat, action]) => h('li', {},
     h('span', { class: 'pz-who', text: t('said.who', { name: seatLabel(seat) }) }), actionChips(action))));
 }
 
 /** The player's last move and every move after it. */
 function recentMoves() {
-  const i = state.history.findLastIndex(([seat]) => seat === state.seat);
-  return i < 0 ? [] : state.history.slice(i);
+  for (let i = state.history.length - 1; i >= 0; i -= 1) {
+    if (state.history[i][0] === state.seat) return state.history.slice(i);
+  }
+  return [];
 }
 
 function goalText() {
@@ -251,8 +253,11 @@ function renderBoard() {
   // The player's move and the defence's answers to it: once those passes end a trick, the trick
   // box says only "your lead", and what just happened was folded away in "Moves so far".
   const recent = recentMoves();
-  const recentLine = recent.length ? h('section', { class: 'pz-recent', id: 'pz-recent', aria: { label: t('puzzle.recent') } },
-    h('p', { text: t('puzzle.recent') }), lineList(recent, 'pz-line')) : null;
+  // (an unstyled list is no list to Safari's reader: the role says it is one)
+  const recentLine = recent.length ? h('section', { class: 'pz-recent', id: 'pz-recent', aria: { labelledby: 'pz-recent-title' } },
+    h('h3', { id: 'pz-recent-title', text: t('puzzle.recent') }), lineList(recent, 'pz-line', 'list')) : null;
+  // a play the last moves do not hold: the one the player passed on, from before its move
+  const lastListed = last && recent.some(([seat, action]) => seat === last[0] && action === `play ${last[1]}`);
   const trick = h('div', { class: 'pz-trick', id: 'pz-trick' },
     last ? [h('span', { class: 'pz-who', text: t('said.who', { name: seatLabel(last[0]) }) }), playChips(last[1])]
       : h('span', { text: state.status === 'playing' ? t('puzzle.you_lead') : '' }));
@@ -282,8 +287,8 @@ function renderBoard() {
       h('div', { class: 'pz-seats' }, seats)),
     recentLine,
     h('div', { class: 'pz-play' },
-      // once over, the last moves have said all the trick box would repeat
-      playing || !recentLine ? trick : null,
+      // once over, the trick box would only repeat the last moves (or be empty)
+      playing || !recentLine || (last && !lastListed) ? trick : null,
       result(),
       h('p', { class: 'pz-status', id: 'pz-status', role: 'status' }),
       hand,
