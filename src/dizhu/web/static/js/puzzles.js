@@ -236,6 +236,7 @@ function renderBoard() {
   $('pz-list').hidden = true;
   const board = $('pz-board');
   board.hidden = false;
+  board.classList.toggle('moved', state.moves.length > 0);
   $('pz-back').textContent = t('puzzle.back');
   // number, variant, difficulty: a narrow screen breaks the line between them, never inside one
   const title = [t('puzzle.number', { n: Number(state.id.slice(-3)) }), t(`variant.${state.variant}`),
