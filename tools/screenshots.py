@@ -37,7 +37,11 @@ def shoot(browser, url: str, size: str, language: str) -> None:
         # Once the deal's cards have landed and every fade-in has ended (the landlord's news and
         # the bids came out half transparent when only the hand was waited for); the endless
         # pulses (a seat's last card, the thinking dots) are not waited for.
-        page.wait_for_selector("#hand:not(.deal)", state="attached")
+        # (a new round's hand is empty for a moment before its deal begins: wait for its cards too)
+        page.wait_for_function("""() => { const hand = document.querySelector('#hand');
+          return !hand || (!hand.classList.contains('deal')
+            && (hand.querySelector('.card') || document.body.dataset.phase === 'over'
+                || document.body.dataset.screen !== 'table')); }""")
         page.evaluate("""() => Promise.all(document.getAnimations()
           .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
           .map((a) => a.finished.catch(() => null)))""")
