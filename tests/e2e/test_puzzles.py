@@ -107,6 +107,13 @@ def test_a_losing_move_fails_the_puzzle_and_shows_the_refutation(make_table, siz
 PHONE_390 = {"width": 390, "height": 844}
 
 
+def assert_on_screen(table, viewport, *selectors: str) -> None:
+    """Every element of each selector lies wholly on the first screen of ``viewport``."""
+    for selector in selectors:
+        for b in table.page.eval_on_selector_all(selector, "es => es.map((e) => e.getBoundingClientRect().toJSON())"):
+            assert 0 <= b["top"] and b["bottom"] <= viewport["height"] and b["right"] <= viewport["width"], (selector, b)
+
+
 def test_an_illegal_play_is_explained_with_the_engines_reason(make_table):
     # classic-004: the player holds JKK22 and must answer QQ; a lone J is the wrong kind
     puzzle = next(p for p in load("classic") if p.id == "classic-004")
@@ -244,9 +251,7 @@ def test_the_hand_and_its_buttons_are_on_screen_on_a_landscape_phone(make_table,
     table = make_table(viewport).open()
     open_puzzle(table, puzzle)
     table.shot(f"puzzle-start-landscape-{variant}")
-    for selector in (".pz-card", "#pz-play", "#pz-pass", "#pz-hint"):
-        for b in table.page.eval_on_selector_all(selector, "es => es.map((e) => e.getBoundingClientRect().toJSON())"):
-            assert 0 <= b["top"] and b["bottom"] <= viewport["height"] and b["right"] <= viewport["width"], (selector, b)
+    assert_on_screen(table, viewport, ".pz-card", "#pz-play", "#pz-pass", "#pz-hint")
 
 
 def test_a_puzzle_solved_with_the_keyboard_alone(make_table):
@@ -336,9 +341,7 @@ def test_the_last_moves_show_the_defences_answers_to_the_players_move(make_table
         assert not table.page.is_visible("#pz-partner-note")
         return
     # on a landscape phone the hand and its buttons stay on the first screen, beside the last moves
-    for selector in (".pz-card", "#pz-play", "#pz-pass", "#pz-hint", "#pz-recent"):
-        for b in table.page.eval_on_selector_all(selector, "es => es.map((e) => e.getBoundingClientRect().toJSON())"):
-            assert 0 <= b["top"] and b["bottom"] <= viewport["height"] and b["right"] <= viewport["width"], (selector, b)
+    assert_on_screen(table, viewport, ".pz-card", "#pz-play", "#pz-pass", "#pz-hint", "#pz-recent")
 
 
 def test_a_puzzle_failed_by_a_pass_still_shows_the_play_passed_on(make_table):

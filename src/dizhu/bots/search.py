@@ -57,7 +57,7 @@ from ..variants import VARIANTS, Variant
 from .hands import NATIVE
 from .policy import Ctx, Decision, intermediate_move
 from .reading import HIT, MISS, RECENT, Reading, Table, read_table, read_world
-from .shortlist import shortlist
+from .shortlist import ALL_LEADS, ALL_REPLIES, SMALL_LEADS, shortlist
 from .styles import COMPILED, NATIVE_SPECS, OWN_STYLES, PRIOR, STYLES, StyleFn, compiled
 from .view import View
 
@@ -124,12 +124,12 @@ class SearchConfig:
     #: times the points.  0 ranks moves by expected points alone; 1 by the chance to win alone.
     win_weight: float = 0.0
     #: The shortlist (:func:`_candidates`): every lead when the hand has at most this many, ...
-    all_leads: int = 12
+    all_leads: int = ALL_LEADS
     #: ... else the plays of its split and this many of its lowest singles and pairs besides;
-    small_leads: int = 4
+    small_leads: int = SMALL_LEADS
     #: every reply and the pass when there are at most this many choices, else the pass and the
     #: lowest replies (bombs last) up to that many.
-    all_replies: int = 10
+    all_replies: int = ALL_REPLIES
     #: How many of each other seat's latest decisions the reading replays (:mod:`.reading`).
     recent: int = RECENT
     #: The reading's likelihoods of an action a style agrees with, and of one it does not (before

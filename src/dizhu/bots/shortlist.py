@@ -18,10 +18,14 @@ from ..combos import Combo
 from .memo import replies
 from .policy import Ctx, intermediate_move, leads_from_split
 
-__all__ = ["shortlist"]
+__all__ = ["shortlist", "ALL_LEADS", "SMALL_LEADS", "ALL_REPLIES"]
+
+#: The sizes the search shortlists with by default (``SearchConfig``), and the distilled policy
+#: always (its network was fitted on these shortlists; ``_rollout.c`` has the same numbers).
+ALL_LEADS, SMALL_LEADS, ALL_REPLIES = 12, 4, 10
 
 
-def shortlist(ctx: Ctx, all_leads: int = 12, small_leads: int = 4, all_replies: int = 10
+def shortlist(ctx: Ctx, all_leads: int = ALL_LEADS, small_leads: int = SMALL_LEADS, all_replies: int = ALL_REPLIES
               ) -> tuple[list[Combo | None], Combo | None]:
     """The moves to weigh at ``ctx`` (None: pass), each once, and the intermediate policy's own
     choice, which is among them.  Leading: every lead when there are at most ``all_leads``, else
