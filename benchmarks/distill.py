@@ -264,8 +264,6 @@ def main() -> None:
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--margin", type=float, default=0.0, help="leave the policy only for a move scored this much higher")
     args = parser.parse_args()
-    if args.command == "collect" and args.variant == "classic" and args.own == "distilled":
-        parser.error("the distilled policy was fitted to the duel: --own distilled is for --variant duel")
     if args.command == "collect":
         collect(args.variant, args.rounds, args.start, Path(args.out), args.own, args.budget)
     elif args.command == "fit":

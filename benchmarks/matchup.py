@@ -99,6 +99,7 @@ ABLATIONS = {
     "super-hard-owncautious": {"own": "cautious"},
     "super-hard-ownbombs": {"own": "bombs"},
     "super-hard-ownintermediate": {"own": "intermediate"},
+    "super-hard-owndistilled": {"own": "distilled"},
     "super-hard-nolook": {"lookahead": 0},
     "super-hard-lookall": {"lookahead_in": ("classic", "duel")},
     "super-hard-look2": {"lookahead": 2},

@@ -750,9 +750,12 @@ static int bomb_happy(const Ctx *x, const Style *st, Play *out) {
 #define N_FEATURES 81
 #define MAX_HIDDEN 64
 #define MAX_CANDS 64
-static double net_mean[N_FEATURES], net_scale[N_FEATURES], net_w1[N_FEATURES * MAX_HIDDEN], net_b1[MAX_HIDDEN],
-    net_w2[MAX_HIDDEN], net_margin = 0.0;
-static int net_hidden = 0;
+typedef struct {
+    double mean[N_FEATURES], scale[N_FEATURES], w1[N_FEATURES * MAX_HIDDEN], b1[MAX_HIDDEN], w2[MAX_HIDDEN], margin;
+    int hidden; /* 0: none set */
+} Net;
+/* one network for each size of table (index: players - 2), as each variant was fitted apart */
+static Net nets[MAX_SEATS - 1];
 static Plays cand_buf = {0};
 
 typedef struct {
@@ -901,16 +904,16 @@ static void features(const Ctx *x, const Cand *cand, int is_policy, int base, in
     }
 }
 
-static double net_score(const double *f) {
+static double net_score(const Net *net, const double *f) {
     double z[N_FEATURES], out = 0.0;
     for (int i = 0; i < N_FEATURES; i++)
-        z[i] = (f[i] - net_mean[i]) / net_scale[i];
-    for (int h = 0; h < net_hidden; h++) {
-        double a = net_b1[h];
+        z[i] = (f[i] - net->mean[i]) / net->scale[i];
+    for (int h = 0; h < net->hidden; h++) {
+        double a = net->b1[h];
         for (int i = 0; i < N_FEATURES; i++)
-            a += z[i] * net_w1[i * net_hidden + h];
+            a += z[i] * net->w1[i * net->hidden + h];
         if (a > 0)
-            out += a * net_w2[h];
+            out += a * net->w2[h];
     }
     return out;
 }
@@ -920,6 +923,7 @@ static int distilled(const Ctx *x, const Style *st, Play *out) {
     int chose = intermediate(x, st, &choice);
     if (failed)
         return 0;
+    const Net *net = &nets[x->players - 2];
     Cand c[MAX_CANDS + 2];
     int n = candidates(x, chose, &choice, c);
     if (n < 2)
@@ -935,7 +939,7 @@ static int distilled(const Ctx *x, const Style *st, Play *out) {
         int is_policy = chose ? (!c[i].pass && c[i].p.key == choice.key) : c[i].pass;
         double f[N_FEATURES] = {0};
         features(x, &c[i], is_policy, base, band, mine, f);
-        double s = net_score(f);
+        double s = net_score(net, f);
         if (best < 0 || s > best_score) {
             best = i;
             best_score = s;
@@ -945,7 +949,7 @@ static int distilled(const Ctx *x, const Style *st, Play *out) {
             pol_score = s;
         }
     }
-    if (pol >= 0 && best_score > pol_score + net_margin) {
+    if (pol >= 0 && best_score > pol_score + net->margin) {
         if (c[best].pass)
             return 0;
         *out = c[best].p;
@@ -1019,7 +1023,7 @@ static int parse_ints(PyObject *seq, int *out, int n, const char *what) {
 }
 
 /* A style spec: (policy, the 10 Style fields). */
-static int parse_style(PyObject *spec, Style *st) {
+static int parse_style(PyObject *spec, int players, Style *st) {
     int v[11];
     if (parse_ints(spec, v, 11, "a style is (policy, then Style's 10 fields)"))
         return -1;
@@ -1027,8 +1031,8 @@ static int parse_style(PyObject *spec, Style *st) {
         PyErr_Format(PyExc_ValueError, "no policy %d", v[0]);
         return -1;
     }
-    if (v[0] == P_DISTILLED && !net_hidden) {
-        PyErr_SetString(PyExc_ValueError, "the distilled policy has no network: set_net() first");
+    if (v[0] == P_DISTILLED && !nets[players - 2].hidden) {
+        PyErr_Format(PyExc_ValueError, "the distilled policy has no network for %d players: set_net() first", players);
         return -1;
     }
     *st = (Style){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]};
@@ -1175,7 +1179,7 @@ static PyObject *rollout_picks(PyObject *self, PyObject *const *args, Py_ssize_t
         Draws d = {1, {u1, u2}, 0, 0};
         Play p;
         PyObject *item = NULL;
-        if (parse_style(PySequence_Fast_GET_ITEM(specs, i), &st) == 0) {
+        if (parse_style(PySequence_Fast_GET_ITEM(specs, i), x.players, &st) == 0) {
             int played = decide_style(&x, &st, &d, &p);
             item = result_play(played, &p);
         }
@@ -1226,7 +1230,7 @@ static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize
         return NULL;
     }
     for (int s = 0; s < players; s++)
-        if (parse_style(PySequence_Fast_GET_ITEM(ss, s), &styles[s])) {
+        if (parse_style(PySequence_Fast_GET_ITEM(ss, s), (int)players, &styles[s])) {
             Py_DECREF(ss);
             return NULL;
         }
@@ -1354,38 +1358,41 @@ static int parse_doubles(PyObject *seq, double *out, Py_ssize_t n, const char *w
     return 0;
 }
 
-/* set_net(mean, scale, w1 (flat, feature-major), b1, w2, margin): the distilled policy's network */
+/* set_net(players, mean, scale, w1 (flat, feature-major), b1, w2, margin): the distilled policy's
+ * network for a table of `players` */
 static PyObject *rollout_set_net(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "set_net(mean, scale, w1, b1, w2, margin)");
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "set_net(players, mean, scale, w1, b1, w2, margin)");
         return NULL;
     }
-    Py_ssize_t hidden = PySequence_Length(args[3]);
+    long players = PyLong_AsLong(args[0]);
+    if (players < 2 || players > MAX_SEATS) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "players: 2 or 3");
+        return NULL;
+    }
+    Py_ssize_t hidden = PySequence_Length(args[4]);
     if (hidden < 1 || hidden > MAX_HIDDEN) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "b1: 1 to 64 hidden units");
         return NULL;
     }
     /* parsed aside, then kept whole: a refused call leaves the network it had */
-    static double mean[N_FEATURES], scale[N_FEATURES], w1[N_FEATURES * MAX_HIDDEN], b1[MAX_HIDDEN], w2[MAX_HIDDEN];
-    double margin = PyFloat_AsDouble(args[5]);
-    if (PyErr_Occurred() || parse_doubles(args[0], mean, N_FEATURES, "mean") ||
-        parse_doubles(args[1], scale, N_FEATURES, "scale") ||
-        parse_doubles(args[2], w1, N_FEATURES * hidden, "w1") || parse_doubles(args[3], b1, hidden, "b1") ||
-        parse_doubles(args[4], w2, hidden, "w2"))
+    static Net net;
+    memset(&net, 0, sizeof net);
+    net.margin = PyFloat_AsDouble(args[6]);
+    if (PyErr_Occurred() || parse_doubles(args[1], net.mean, N_FEATURES, "mean") ||
+        parse_doubles(args[2], net.scale, N_FEATURES, "scale") ||
+        parse_doubles(args[3], net.w1, N_FEATURES * hidden, "w1") || parse_doubles(args[4], net.b1, hidden, "b1") ||
+        parse_doubles(args[5], net.w2, hidden, "w2"))
         return NULL;
     for (int i = 0; i < N_FEATURES; i++)
-        if (!(scale[i] > 0.0)) {
+        if (!(net.scale[i] > 0.0)) {
             PyErr_SetString(PyExc_ValueError, "scale: every feature's scale must be above 0");
             return NULL;
         }
-    memcpy(net_mean, mean, sizeof mean);
-    memcpy(net_scale, scale, sizeof scale);
-    memcpy(net_w1, w1, N_FEATURES * hidden * sizeof *w1);
-    memcpy(net_b1, b1, hidden * sizeof *b1);
-    memcpy(net_w2, w2, hidden * sizeof *w2);
-    net_margin = margin;
-    net_hidden = (int)hidden;
+    net.hidden = (int)hidden;
+    nets[players - 2] = net;
     Py_RETURN_NONE;
 }
 
@@ -1399,7 +1406,8 @@ static PyMethodDef methods[] = {
      "rollout(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings, styles, "
      "me, luck, limit) -> (value, decisions): search._rollout, compiled."},
     {"set_net", (PyCFunction)(void (*)(void))rollout_set_net, METH_FASTCALL,
-     "set_net(mean, scale, w1, b1, w2, margin): the distilled policy's network (dizhu.bots.distilled)."},
+     "set_net(players, mean, scale, w1, b1, w2, margin): the distilled policy's network for a table of "
+     "players (dizhu.bots.distilled)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -33,7 +33,7 @@ from .hands import plays_of, to_shed
 from .policy import TWO, Ctx, can_run_out, is_control, leads_from_split, sub
 from .shortlist import shortlist
 
-__all__ = ["NAMES", "features", "Net", "net", "distilled_move", "MARGIN"]
+__all__ = ["NAMES", "features", "Net", "FILES", "net", "distilled_move", "MARGIN"]
 
 #: The intermediate policy's move stays unless another scores this many points more.  Screened as
 #: a policy against intermediate (3,000 duel deals): 0.532 at 0.15, 0.502 at 0 (session 39).
@@ -171,16 +171,25 @@ class Net:
         return out
 
 
-@lru_cache(maxsize=1)
-def net() -> Net:
-    """The duel's network (``distilled_duel.json``, fitted by ``benchmarks/distill.py``)."""
-    data = json.loads(resources.files(__package__).joinpath("distilled_duel.json").read_text())
+#: Each table's network, by its number of players (the features see partners; the weights differ).
+FILES = {2: "distilled_duel.json", 3: "distilled_classic.json"}
+
+
+@lru_cache(maxsize=None)
+def net(players: int = 2) -> Net:
+    """The network for a table of ``players`` (:data:`FILES`, fitted by ``benchmarks/distill.py``).
+
+    >>> len(net(3).b1), net(2) == net(3)
+    (32, False)
+    """
+    name = FILES[players]
+    data = json.loads(resources.files(__package__).joinpath(name).read_text())
     w1 = tuple(tuple(row) for row in data["W1"])
     hidden = len(data["b1"])
     shapes = [len(data["mean"]), len(data["scale"]), len(w1)] == [len(NAMES)] * 3 and \
         {len(row) for row in w1} == {hidden} and len(data["w2"]) == hidden
     if data.get("kind") != "net" or not shapes or min(data["scale"]) <= 0:
-        raise ValueError(f"distilled_duel.json is not a network over the {len(NAMES)} features of NAMES")
+        raise ValueError(f"{name} is not a network over the {len(NAMES)} features of NAMES")
     return Net(tuple(data["mean"]), tuple(data["scale"]), w1, tuple(data["b1"]), tuple(data["w2"]))
 
 
@@ -189,7 +198,8 @@ def distilled_move(ctx: Ctx) -> Combo | None:
     moves, choice = shortlist(ctx)
     if len(moves) < 2:
         return choice
-    scores = [net().score(x) for x in features(ctx, moves, choice)]
+    weights = net(ctx.players)
+    scores = [weights.score(x) for x in features(ctx, moves, choice)]
     best = max(range(len(moves)), key=lambda i: (scores[i], -i))  # the first of the best
     policy = policy_index(moves, choice)
     return moves[best] if scores[best] > scores[policy] + MARGIN else choice

@@ -183,8 +183,6 @@ class SearchConfig:
             given = {name: given for name in VARIANTS}
         if not isinstance(given, Mapping) or set(given) != set(VARIANTS) or set(given.values()) - set(OWN_STYLES):
             raise ValueError(f"own names a style of {sorted(OWN_STYLES)}, or one for each variant, not {self.own!r}")
-        if given["classic"] == "distilled":
-            raise ValueError("the distilled policy was fitted to the duel: own cannot be distilled in classic")
         object.__setattr__(self, "own", dict(given))
         if self.max_worlds < MIN_WORLDS:
             raise ValueError(f"max_worlds must be at least {MIN_WORLDS}, not {self.max_worlds}")

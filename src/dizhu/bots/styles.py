@@ -31,7 +31,7 @@ from ..combos import Combo, Kind
 from ..moves import play_table
 from ..native import load
 from .memo import replies
-from .distilled import MARGIN, distilled_move, net
+from .distilled import FILES, MARGIN, distilled_move, net
 from .policy import DEFAULT_STYLE, Ctx, Style, intermediate_move, leads_from_split, normal_move
 
 __all__ = ["STYLES", "STYLE_NAMES", "OWN_STYLES", "PRIOR", "StyleFn", "NATIVE_SPECS", "native_spec", "compiled",
@@ -143,9 +143,10 @@ def compiled() -> ModuleType | None:
             raise RuntimeError("dizhu.bots._rollout was built from older sources: build it again "
                                "(pip install -e . in a checkout)")
         _native.init(play_table(), tuple(Kind))  # what a play is stays the engine's answer
-        weights = net()
-        _native.set_net(weights.mean, weights.scale, [w for row in weights.w1 for w in row], weights.b1,
-                        weights.w2, MARGIN)
+        for players in FILES:
+            weights = net(players)
+            _native.set_net(players, weights.mean, weights.scale, [w for row in weights.w1 for w in row],
+                            weights.b1, weights.w2, MARGIN)
         _native_ready = True
     return _native
 
