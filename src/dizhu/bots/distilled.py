@@ -6,9 +6,12 @@ shortlist (:mod:`.shortlist`); a network of one hidden layer (32 units) learnt e
 above its decision's mean from 81 features of the position and the move (:data:`NAMES`:
 its kind, the plays it saves, whether it keeps control, whether the hand then runs out, how close
 the nearest opponent is...).  ``benchmarks/distill.py`` collects, fits and screens it; the weights
-are ``distilled_duel.json``.  The search plays its own later moves in the duel's rollouts by it
-(``SearchConfig.own``).  The compiled rollouts (``_rollout.c``, policy 4) compute the same
-features and scores; tests/test_rollout_native.py holds the two to the same moves.
+are ``distilled_duel.json``.  Classic has a network of its own, fitted the same way on 7,322
+decisions (``distilled_classic.json``): a table of three plays by it, a table of two by the
+duel's (:data:`FILES`).  The search plays its own later moves in the rollouts by it where
+``SearchConfig.own`` says so.  The compiled rollouts (``_rollout.c``, policy 4) compute the same
+features and scores, each table's network set apart; tests/test_rollout_native.py holds the two
+to the same moves.
 
 >>> from dizhu import Round
 >>> from dizhu.bots.view import View
