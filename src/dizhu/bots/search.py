@@ -154,6 +154,8 @@ class SearchConfig:
     #: The style that plays this bot's own later moves in the rollouts, by variant (one name: in
     #: every variant).  In the duel, the distilled policy (:mod:`.distilled`): against the frozen
     #: copy it won more, against intermediate the same (benchmarks/results/README.md, session 42).
+    #: Classic keeps intermediate: its own network, in its worlds, moved nothing against
+    #: intermediate or the RLCard agent for twice the CPU (same place, session 44).
     own: Mapping[str, str] | str = field(default_factory=lambda: {"classic": "intermediate", "duel": "distilled"})
     #: Look ahead to the bot's next decision (:func:`to_next_decision`): this many moves of its
     #: shortlist there, the rule policy's first, each played out in every world; the worlds the bot
