@@ -11,7 +11,7 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 - ``rlcard``: DouZero's bundled RLCard rule agent (classic only; see benchmarks/vs_public.py);
 - ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``,
   ``super-hard-norace``, ``super-hard-lean``, ``super-hard-notable``, ``super-hard-wp*``,
-  ``super-hard-wide``, ``super-hard-recent10``, ``super-hard-recentall``, ``super-hard-exact15``,
+  ``super-hard-wide``, ``super-hard-recent10``, ``super-hard-recentall``, ``super-hard-exact*``,
   ``super-hard-sharp``, ``super-hard-deep``, ``super-hard-told``, ``super-hard-own*``, ``super-hard-nolook``, ``super-hard-look*``: the
   super-hard search with one part of it on or off, to find what it is worth (same budget and seeds; ``dizhu.bots.search.SearchConfig``): ``full`` reads every other seat
   against the style mixture ``styles.PRIOR`` and weighs the worlds by it; ``nomix`` reads every
@@ -88,6 +88,8 @@ ABLATIONS = {
     "super-hard-recent10": {"recent": 10},
     "super-hard-recentall": {"recent": 100},
     "super-hard-exact15": {"exact_cards": 15},
+    "super-hard-exact5": {"exact_cards": 5},
+    "super-hard-exact0": {"exact_cards": 0},
     "super-hard-sharp": {"hit": 0.9, "miss": 0.1},
     "super-hard-deep": {"max_worlds": 4000},
     "super-hard-modelbid": {"bid_search": ()},
