@@ -169,16 +169,16 @@ def test_the_compiled_styles_count_the_opponents_cards_too(kernel, native_parity
 
 
 def test_a_refused_network_leaves_the_one_set(kernel, native_parity):
-    from dizhu.bots.distilled import MARGIN, net
+    from dizhu.bots.distilled import net
 
     weights = net(2)
-    w1 = [w for row in weights.w1 for w in row]
-    good = (2, weights.mean, weights.scale, w1, weights.b1, weights.w2, MARGIN)
+    good = weights.kernel_args(2)
+    w1 = good[3]
     case = next(c for c in native_parity.decision_cases(400, 3)
                 if c[0].players == 2 and native_parity.picks_python(*c)[native_parity.NAMES.index("distilled")] !=
                 native_parity.picks_python(*c)[native_parity.NAMES.index("intermediate")])
     before = native_parity.picks_compiled(*case)
-    refused = [(*good[:5], weights.w2[:-1], MARGIN), (*good[:2], [0.0] * len(weights.scale), *good[3:]),
+    refused = [(*good[:5], weights.w2[:-1], good[6]), (*good[:2], [0.0] * len(weights.scale), *good[3:]),
                (*good[:3], w1 + [0.0], *good[4:]), (*good[:4], list(weights.b1) * 3, *good[5:]),
                (*good[:6], "a"), (4, *good[1:]), good[1:]]
     for args in refused:
@@ -190,20 +190,16 @@ def test_a_refused_network_leaves_the_one_set(kernel, native_parity):
 
 def test_each_table_has_its_own_network(kernel, native_parity):
     # the duel's network set for three players would play classic's decisions otherwise
-    from dizhu.bots.distilled import MARGIN, net
-
-    def set_for(players: int, weights) -> None:  # noqa: ANN001
-        kernel.set_net(players, weights.mean, weights.scale, [w for row in weights.w1 for w in row], weights.b1,
-                       weights.w2, MARGIN)
+    from dizhu.bots.distilled import net
 
     distilled = native_parity.NAMES.index("distilled")
     cases = [c for c in native_parity.decision_cases(600, 5) if c[0].players == 3]
     assert all(native_parity.decision_disagreement(*c) is None for c in cases)
     try:
-        set_for(3, net(2))
+        kernel.set_net(*net(2).kernel_args(3))
         moved = [c for c in cases if native_parity.picks_compiled(*c)[distilled] != native_parity.picks_python(*c)[distilled]]
     finally:
-        set_for(3, net(3))
+        kernel.set_net(*net(3).kernel_args(3))
     assert moved, "classic's decisions played the same with the duel's network"
 
 

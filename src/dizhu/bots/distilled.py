@@ -173,13 +173,23 @@ class Net:
                 out += a * w
         return out
 
+    def kernel_args(self, players: int) -> tuple:
+        """The arguments of the compiled kernel's ``set_net`` that make it play this network at a
+        table of ``players`` (the weights of ``w1`` in one row, feature by feature).
+
+        >>> args = net(3).kernel_args(3)
+        >>> args[0], len(args[3]) == len(NAMES) * len(args[4]), args[-1] == MARGIN
+        (3, True, True)
+        """
+        return players, self.mean, self.scale, [w for row in self.w1 for w in row], self.b1, self.w2, MARGIN
+
 
 #: Each table's network, by its number of players (the features see partners; the weights differ).
 FILES = {2: "distilled_duel.json", 3: "distilled_classic.json"}
 
 
 @lru_cache(maxsize=None)
-def net(players: int = 2) -> Net:
+def net(players: int) -> Net:
     """The network for a table of ``players`` (:data:`FILES`, fitted by ``benchmarks/distill.py``).
 
     >>> len(net(3).b1), net(2) == net(3)

@@ -31,7 +31,7 @@ from ..combos import Combo, Kind
 from ..moves import play_table
 from ..native import load
 from .memo import replies
-from .distilled import FILES, MARGIN, distilled_move, net
+from .distilled import FILES, distilled_move, net
 from .policy import DEFAULT_STYLE, Ctx, Style, intermediate_move, leads_from_split, normal_move
 
 __all__ = ["STYLES", "STYLE_NAMES", "OWN_STYLES", "PRIOR", "StyleFn", "NATIVE_SPECS", "native_spec", "compiled",
@@ -144,9 +144,7 @@ def compiled() -> ModuleType | None:
                                "(pip install -e . in a checkout)")
         _native.init(play_table(), tuple(Kind))  # what a play is stays the engine's answer
         for players in FILES:
-            weights = net(players)
-            _native.set_net(players, weights.mean, weights.scale, [w for row in weights.w1 for w in row],
-                            weights.b1, weights.w2, MARGIN)
+            _native.set_net(*net(players).kernel_args(players))
         _native_ready = True
     return _native
 
