@@ -124,7 +124,7 @@ def test_every_icon_is_drawn_and_named(make_table):
 
 COUNTS = """async (language) => {
   const { setLanguage, t } = await import(new URL('i18n.js', document.querySelector('script[type=module]').src));
-  const { hintParts } = await import(new URL('format.js', document.querySelector('script[type=module]').src));
+  const { hintParts, signed } = await import(new URL('format.js', document.querySelector('script[type=module]').src));
   await setLanguage(language);
   const words = (parts) => parts.map((p) => (typeof p === 'string' ? p : p.textContent)).join('');
   return {
@@ -133,6 +133,7 @@ COUNTS = """async (language) => {
     rob: words(hintParts('rob_weak', { handicap: 1 })),
     line: words(hintParts('play_to_line', { cards: '35' })),
     cards: [0, 1, 2].map((n) => t('table.cards_left', { n })),
+    points: [-2, -1, 0, 1, 2].map((n) => t('table.points', { n: signed(n) })),
   };
 }"""
 
@@ -144,6 +145,8 @@ def test_counts_agree_with_their_number(make_table):
     assert seen["many"] == "A weak hand (5 plays, 2 high cards): better as a farmer."
     assert seen["rob"].endswith("win at 1 card.")
     assert seen["cards"] == ["0 cards", "1 card", "2 cards"]
+    # a signed figure keeps its plural: the minus is U+2212, which Number() does not read
+    assert seen["points"] == ["\u22122 pts", "\u22121 pt", "0 pts", "+1 pt", "+2 pts"]
     assert seen["line"].startswith("Heads for the handicap line: ") and "35" in seen["line"].replace(" ", "")
     # Languages without plural forms say the count the same way whatever the number.
     seen = table.page.evaluate(COUNTS, "zh-Hans")

@@ -115,7 +115,9 @@ let plurals = new Intl.PluralRules('en');
  */
 function template(key, params) {
   if ('n' in params) {
-    const variant = `${key}.${plurals.select(Number(params.n))}`;
+    // {n} may come formatted with its sign ("+1", "\u22121": figure() writes a true minus)
+    const count = Number(String(params.n).replace('\u2212', '-'));
+    const variant = `${key}.${plurals.select(count)}`;
     if (variant in dict) return dict[variant];
   }
   return dict[key] ?? english[key] ?? key;
