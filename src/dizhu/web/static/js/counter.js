@@ -1,6 +1,7 @@
-// The card counter: for each rank, how many cards the player has not seen yet
-// (the deck, minus the player's own hand, minus every card played). Where some
-// cards are dealt to nobody (duel), it includes them: it is not the others' hands.
+// The card counter: for each rank, how many cards are still out (the deck, minus
+// the player's own hand, minus every card played). The bottom cards count while the
+// landlord holds them, though a farmer has seen them; where some cards are dealt to
+// nobody (duel), it includes them: it is not the others' hands.
 
 import { h, replace, svgUse } from './dom.js';
 import { deckOf, rankOf } from './cards.js';
