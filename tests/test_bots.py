@@ -360,6 +360,23 @@ def test_hint_alternatives_are_legal_and_explained():
         assert len(set(points)) == len(points), h["alternatives"]
 
 
+def test_hint_alternatives_leave_out_moves_that_win_far_less_often(monkeypatch):
+    from dizhu.bots import advice
+    from dizhu.bots.search import Estimate
+    from dizhu.bots.view import View
+
+    obs = _blunder_position()
+    moves = [classify(a.split(" ", 1)[1]) for a in obs["legal_actions"] if a != "pass"][:4]
+    chances = [0.9, 0.0, 0.5, 0.4]  # ranked by points: the second loses every game it was played in
+    fake = [Estimate(m, 2 * c - 1, c, 12) for m, c in zip(moves, chances)]
+    monkeypatch.setattr(advice, "ranked", lambda *args, **kwargs: (fake, moves[0]))
+    shown = advice.suggestions(View.of(obs), random.Random(1), 3)
+    assert [d.action for d in shown] == [f"play {moves[0].text}", f"play {moves[2].text}"]
+    # however poor, the first suggestion stays: it is the search's best
+    fake[0] = Estimate(moves[0], -1.0, 0.0, 12)
+    assert len(advice.suggestions(View.of(obs), random.Random(1), 3)) == 3
+
+
 def test_hint_reasons_name_the_point_of_the_move():
     from dizhu.bots.advice import point_of
     from dizhu.bots.policy import Ctx
@@ -420,6 +437,10 @@ def test_hint_reasons_name_the_point_of_the_move():
     assert duel_why("BR 5 7 9 K", "BR", handicap=0) == ("take_lead", {"n": 4})
     assert duel_why("5 7 QQ KK", "QQ", last=(1, classify("99")), handicap=0) == ("beat_in_plan", {"play": "99", "n": 3})
     assert duel_why("5 7 QQQ KK", "QQQ5", handicap=0) == ("shed_plan", {"n": 2})
+    # a lead keeps a control card for later when such cards can win the lead back until the hand
+    # is out; with a long way to go, the joker held is not the point of every lead
+    assert duel_why("R 55 9", "55", handicap=0) == ("keep_control", {"card": "R"})
+    assert duel_why("R 55 77 99 JJ KK", "55", handicap=0) == ("shed_plan", {"n": 5})
     # a single from a bomb, or the bomb with two kickers, is no part of the plan, though the count
     # of plays does not grow
     from dizhu.variants import CLASSIC
