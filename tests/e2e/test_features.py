@@ -247,6 +247,21 @@ def test_hint_cycles_through_alternatives_and_degrades_to_one(make_table):
     assert page.locator("#status .hint-count").count() == 0
 
 
+def test_every_hinted_play_says_how_it_did_in_the_search_once(make_table):
+    # the options compare: each shows the search's figures, in its reason or beside it, not twice
+    table = make_table(WIDE).open()
+    page = table.page
+    table.start_deal(deal_where_i_bid_first())
+    table.to_my_play_turn()
+    shown = []
+    for _ in range(3):
+        page.click("[data-ctl=hint]")
+        table.wait("#status.hint")
+        shown.append(page.inner_text("#status"))
+    assert all(text.count("simulated games") == 1 for text in shown), shown
+    assert page.locator("#status .hint-figures").count() <= 1
+
+
 def test_smart_selection_picks_the_smallest_reply_and_can_be_turned_off(make_table):
     table = make_table(WIDE).open()
     page = table.page

@@ -128,7 +128,7 @@ def test_hint_suggests_a_legal_action_and_applies_nothing(client):
     assert isinstance(hint["reason"]["key"], str) and isinstance(hint["reason"]["params"], dict)
     # ranked alternatives, the first being the hint itself, each one legal
     alternatives = hint["alternatives"]
-    assert alternatives[0] == {k: hint[k] for k in ("action", "cards", "reason")}
+    assert alternatives[0] == {k: v for k, v in hint.items() if k != "alternatives"}
     assert 1 <= len(alternatives) <= 3 and len({a["action"] for a in alternatives}) == len(alternatives)
     assert all(a["action"] in game.obs["legal_actions"] for a in alternatives)
     assert game.get().json() == before

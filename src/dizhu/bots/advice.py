@@ -53,11 +53,18 @@ def suggestions(view: View, rng: random.Random, n: int, budget: float | None = N
         if out and est.worlds and est.win_chance < best.win_chance / LOSING_SHARE:
             continue  # a move that wins far less often than the first is no advice worth cycling to
         key, params = point_of(ctx, est)
-        if est.worlds and any(d.reason == key and d.params == params for d in out):
+        figures = _figures(est)
+        if figures and any(d.reason == key and d.params == params for d in out):
             # the same point as a better suggestion says nothing of this one: its own figures do
-            key, params = "search", {"rate": round(100 * est.win_chance), "games": est.worlds}
-        out.append(Decision("pass" if est.move is None else f"play {est.move.text}", key, params))
+            key, params = "search", dict(figures)
+        out.append(Decision("pass" if est.move is None else f"play {est.move.text}", key, params, figures))
     return out
+
+
+def _figures(est: Estimate) -> dict[str, int] | None:
+    """The search's figures for a move (percent of its simulated games won, how many); None
+    when no world was searched."""
+    return {"rate": round(100 * est.win_chance), "games": est.worlds} if est.worlds else None
 
 
 def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
@@ -117,8 +124,8 @@ def _plan_point(ctx: Ctx, est: Estimate, plays_left: int) -> tuple[str, dict[str
     against = ctx.last is not None and not ctx.partner(ctx.last[0])
     if beaten and not against and (ctx.seat + 1) % ctx.players == ctx.landlord:
         return "raise_partner", {"play": beaten}
-    if est.worlds:
-        figures = {"rate": round(100 * est.win_chance), "games": est.worlds}
+    figures = _figures(est)
+    if figures:
         return ("contest", {"play": beaten, **figures}) if against else ("search", figures)
     # no world searched (a wall-clock limit came first): what the move does, without figures
     return ("break_to_beat", {"play": beaten}) if against else ("fewest_plays", {"n": plays_left})

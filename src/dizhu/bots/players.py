@@ -117,7 +117,9 @@ def hint(observation: "dict[str, Any] | Observation", level: str = "super-hard",
     Returns ``{"action": "play 33", "cards": [card ids to select], "reason":
     {"key": ..., "params": {...}}, "alternatives": [...]}``: the alternatives are up to
     ``n`` suggestions of the same shape (without their own alternatives), best
-    first, the first being the hint itself.  The reason is a message key with
+    first, the first being the hint itself.  A suggestion the search weighed carries its
+    figures too, ``"figures": {"rate": percent won, "games": simulated games}``, so the options
+    compare whatever their reasons say.  The reason is a message key with
     parameters, never a finished sentence, so any language can show it.  At
     super-hard (the default) the hint searches (its plays, and in duel its bids) with
     ``budget`` (default ``advice.HINT_BUDGET``, 0.06 s of one core), cut at ``time_limit``
@@ -133,5 +135,6 @@ def hint(observation: "dict[str, Any] | Observation", level: str = "super-hard",
     else:
         decisions = [bot.explain(observation)]
     shown = [{"action": d.action, "cards": cards_for(d.action, observation["hand_ids"]),
-              "reason": {"key": d.reason, "params": dict(d.params)}} for d in decisions]
+              "reason": {"key": d.reason, "params": dict(d.params)},
+              **({"figures": dict(d.figures)} if d.figures else {})} for d in decisions]
     return {**shown[0], "alternatives": shown}

@@ -213,10 +213,16 @@ class HintReason(BaseModel):
     params: dict[str, Any]
 
 
+class HintFigures(BaseModel):
+    rate: int = Field(description="Percent of the simulated games won after this action.")
+    games: int = Field(description="How many simulated games it was played out in.")
+
+
 class HintChoice(BaseModel):
     action: str
     cards: list[int]
     reason: HintReason
+    figures: HintFigures | None = Field(default=None, description="The search's own figures, when it weighed the action.")
 
 
 class Hint(HintChoice):

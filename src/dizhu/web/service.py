@@ -394,8 +394,8 @@ class GameService:
         observation = self._snapshot(session, record).observation
         _check_humans_turn(observation)
         suggestion = await self._suggestion(session, record, observation, client, limited=True)
-        return Reply(json_bytes({"action": suggestion["action"], "cards": list(suggestion["cards"]),
-                                 "reason": suggestion["reason"],
+        shown = {k: suggestion[k] for k in ("action", "cards", "reason", "figures") if k in suggestion}
+        return Reply(json_bytes({**shown, "cards": list(suggestion["cards"]),
                                  "alternatives": list(suggestion.get("alternatives", [suggestion]))}))
 
     async def check(self, game: GameKey, request: Check) -> Reply:

@@ -464,17 +464,21 @@ export class Game {
     const ds = this.ds;
     // Built at each render, so the words follow a change of language.
     const why = () => h('span', { class: 'why' }, ...(hint.reason ? hintParts(hint.reason.key, hint.reason.params || {}, ds) : []));
+    // The search's figures for every option it weighed, so the options compare (a reason that
+    // is those figures already says them).
+    const shown = hint.figures && hint.reason && !['search', 'contest'].includes(hint.reason.key);
+    const figures = () => (shown ? h('small', { class: 'hint-figures', text: t('status.hint_figures', hint.figures) }) : null);
     const count = () => (options.length > 1 ? h('small', { class: 'hint-count', text: t('status.hint_count', { i: index + 1, n: options.length }) }) : null);
     this.suggested = null;
     if (hint.action.startsWith('play ')) {
       this.ui.hand.setSelection(hint.cards || [], { highlight: true });
-      this.message = { kind: 'hint', parts: () => [playChips(hint.action.slice(5)), why(), count()] };
+      this.message = { kind: 'hint', parts: () => [playChips(hint.action.slice(5)), why(), figures(), count()] };
     } else {
       this.ui.hand.setSelection([]);
       this.suggested = hint.action;
       // Name the suggested action (it is also lit up among the buttons).
       const label = () => actionLabel(hint.action, { phase: ds.phase, called: ds.called, table: ds });
-      this.message = { kind: 'hint', parts: () => [h('b', { text: label() }), why(), count()] };
+      this.message = { kind: 'hint', parts: () => [h('b', { text: label() }), why(), figures(), count()] };
     }
     this.render();
   }
