@@ -442,6 +442,8 @@ def test_hint_reasons_name_the_point_of_the_move():
     # a lead keeps a control card for later when such cards can win the lead back until the hand
     # is out; with a long way to go, the joker held is not the point of every lead
     assert duel_why("R 55 9", "55", handicap=0) == ("keep_control", {"card": "R"})
+    assert duel_why("R 55 9 J", "55", handicap=0) == ("shed_plan", {"n": 3})  # the R wins one lead back, not two
+    assert duel_why("BR 55 9 J", "55", handicap=0) == ("shed_plan", {"n": 3})  # the jokers: once, as the rocket
     assert duel_why("R 55 77 99 JJ KK", "55", handicap=0) == ("shed_plan", {"n": 5})
     # a single from a bomb, or the bomb with two kickers, is no part of the plan, though the count
     # of plays does not grow

@@ -257,9 +257,11 @@ def test_every_hinted_play_says_how_it_did_in_the_search_once(make_table):
     for _ in range(3):
         page.click("[data-ctl=hint]")
         table.wait("#status.hint")
-        shown.append(page.inner_text("#status"))
-    assert all(text.count("simulated games") == 1 for text in shown), shown
-    assert page.locator("#status .hint-figures").count() <= 1
+        beside = page.locator("#status .hint-figures")
+        shown.append((page.inner_text("#status"), beside.inner_text() if beside.count() else None))
+    assert all(text.count("simulated games") == 1 for text, _ in shown), shown
+    assert any(beside for _, beside in shown), shown  # a reason of its own, and the figures beside it
+    assert "of 3" in shown[0][0], shown  # (three options, each looked at)
 
 
 def test_smart_selection_picks_the_smallest_reply_and_can_be_turned_off(make_table):

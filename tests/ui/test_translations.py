@@ -190,6 +190,13 @@ def test_japanese_and_chinese_use_their_own_punctuation(dicts):
         assert not bad, (language, bad)
 
 
+def test_a_count_and_its_counter_are_never_split(dicts):
+    # "{n} 张", "{games} 局": a plain space lets a line break between a number and its counter word
+    for language in ("ja", "zh-Hans", "zh-Hant"):
+        bad = {key: text for key, text in dicts[language].items() if re.search(r"\{\w+\}%? [张張局手枚分秒点點种種]", text)}
+        assert not bad, (language, bad)
+
+
 def test_each_avatar_letter_comes_from_its_name(dicts):
     for language, words in dicts.items():
         for seat in ("1", "2", "duel"):

@@ -129,6 +129,7 @@ def test_hint_suggests_a_legal_action_and_applies_nothing(client):
     # ranked alternatives, the first being the hint itself, each one legal
     alternatives = hint["alternatives"]
     assert alternatives[0] == {k: v for k, v in hint.items() if k != "alternatives"}
+    assert all(0 <= a["figures"]["rate"] <= 100 and a["figures"]["games"] > 0 for a in alternatives)  # searched
     assert 1 <= len(alternatives) <= 3 and len({a["action"] for a in alternatives}) == len(alternatives)
     assert all(a["action"] in game.obs["legal_actions"] for a in alternatives)
     assert game.get().json() == before

@@ -31,9 +31,10 @@ __all__ = ["HINT_BUDGET", "suggestions", "point_of", "cards_for"]
 #: the answer must not vary with anything but what the player may know).  It fits the
 #: 0.3 s a server must answer in (``benchmarks/bots.py --levels hint`` measures it).
 HINT_BUDGET = 0.06
-#: An alternative is offered only if it wins at least one in this many of the games the first
-#: suggestion wins (7 that wins none of its games beside 77 that plays out the hand is no advice).
-LOSING_SHARE = 2
+#: An alternative is offered only if its share of simulated games won is at least this share of
+#: the first suggestion's (a 7 that won none of its games, beside 77 that plays out the hand, is
+#: no advice).
+WORST_SHARE = 0.5
 
 
 def suggestions(view: View, rng: random.Random, n: int, budget: float | None = None,
@@ -50,7 +51,7 @@ def suggestions(view: View, rng: random.Random, n: int, budget: float | None = N
     for est in estimates:
         if len(out) == max(1, n):
             break
-        if out and est.worlds and est.win_chance < best.win_chance / LOSING_SHARE:
+        if out and est.worlds and est.win_chance < best.win_chance * WORST_SHARE:
             continue  # a move that wins far less often than the first is no advice worth cycling to
         key, params = point_of(ctx, est)
         figures = _figures(est)
@@ -100,11 +101,12 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
         return "play_to_line", {"cards": saved}
     kept = [r for r in range(len(after)) if after[r] and not _beaten_single(ctx, r)]
     plays_left = plays_of(ctx.to_shed(after))
-    # Kept control is the point once the cards that win the lead back can see the hand out (one
-    # for each lead lost but the last); with more plays to go, what the lead does to the plan says
-    # more (and holding a joker would otherwise name every lead).
-    controls = sum(after[r] for r in kept)
-    if ctx.last is None and kept and not is_control(move, ctx) and plays_left <= 2 * controls + 1:
+    # Kept control is the point once the cards that win the lead back can see the hand out: one
+    # for this lead, if it is beaten, and one for each later lead but the last; with more plays to
+    # go, what the lead does to the plan says more (and holding a joker would otherwise name every
+    # lead).  Both jokers win the lead back once, as the rocket.
+    controls = sum(after[r] for r in kept) - (after[-1] and after[-2])
+    if ctx.last is None and kept and not is_control(move, ctx) and plays_left <= 2 * controls:
         return "keep_control", {"card": rank_name(max(kept))}
     return _plan_point(ctx, est, plays_left)
 

@@ -117,7 +117,7 @@ def hint(observation: "dict[str, Any] | Observation", level: str = "super-hard",
     Returns ``{"action": "play 33", "cards": [card ids to select], "reason":
     {"key": ..., "params": {...}}, "alternatives": [...]}``: the alternatives are up to
     ``n`` suggestions of the same shape (without their own alternatives), best
-    first, the first being the hint itself.  A suggestion the search weighed carries its
+    first, the first being the hint itself.  A play or a pass the search weighed carries its
     figures too, ``"figures": {"rate": percent won, "games": simulated games}``, so the options
     compare whatever their reasons say.  The reason is a message key with
     parameters, never a finished sentence, so any language can show it.  At

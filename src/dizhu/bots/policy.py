@@ -40,8 +40,8 @@ class Decision:
     action: str
     reason: str
     params: dict[str, Any] = field(default_factory=dict)
-    #: The search's own figures for the action, when it searched: {"rate": percent of the
-    #: simulated games won, "games": how many}.
+    #: The hint's search's own figures for a play or a pass it weighed: {"rate": percent of the
+    #: simulated games won, "games": how many} (None for a bid, or with no world searched).
     figures: dict[str, int] | None = None
 
 

@@ -10,7 +10,7 @@ import { jokerStar } from './cardview.js';
 import { t } from './i18n.js';
 
 /** [{rank, left}] for every rank of the variant's deck (`rules`: the view's descriptor). */
-export function unseenCounts(rules, handIds, playedIds) {
+export function outCounts(rules, handIds, playedIds) {
   const seen = new Map();
   for (const id of [...handIds, ...playedIds]) seen.set(rankOf(id), (seen.get(rankOf(id)) || 0) + 1);
   return deckOf(rules).map(({ rank, count }) => ({ rank, left: count - (seen.get(rank) || 0) }));
@@ -25,7 +25,7 @@ export function counterAlwaysShown(rules) {
 }
 
 export function renderCounter(el, rules, handIds, playedIds) {
-  const counts = unseenCounts(rules, handIds, playedIds);
+  const counts = outCounts(rules, handIds, playedIds);
   const cells = counts.map(({ rank, left }) => h('li', {
     class: `cell${left === 0 ? ' none' : ''}${rank >= 13 ? ' joker' : ''}${rank === 14 ? ' big' : ''}`,
     dataset: { rank: String(rank) },

@@ -466,8 +466,8 @@ export class Game {
     const why = () => h('span', { class: 'why' }, ...(hint.reason ? hintParts(hint.reason.key, hint.reason.params || {}, ds) : []));
     // The search's figures for every option it weighed, so the options compare (a reason that
     // is those figures already says them).
-    const shown = hint.figures && hint.reason && !['search', 'contest'].includes(hint.reason.key);
-    const figures = () => (shown ? h('small', { class: 'hint-figures', text: t('status.hint_figures', hint.figures) }) : null);
+    const withFigures = hint.figures && !['search', 'contest'].includes(hint.reason?.key);
+    const figures = () => (withFigures ? h('small', { class: 'hint-figures', text: t('status.hint_figures', hint.figures) }) : null);
     const count = () => (options.length > 1 ? h('small', { class: 'hint-count', text: t('status.hint_count', { i: index + 1, n: options.length }) }) : null);
     this.suggested = null;
     if (hint.action.startsWith('play ')) {

@@ -115,7 +115,7 @@ let plurals = new Intl.PluralRules('en');
  */
 function template(key, params) {
   if ('n' in params) {
-    // {n} may come formatted with its sign ("+1", "\u22121": figure() writes a true minus)
+    // {n} may come formatted with its sign ("+1", "−1": figure() writes a true minus, U+2212)
     const count = Number(String(params.n).replace('\u2212', '-'));
     const variant = `${key}.${plurals.select(count)}`;
     if (variant in dict) return dict[variant];
