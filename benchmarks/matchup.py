@@ -106,6 +106,8 @@ ABLATIONS = {
     "super-hard-lookall": {"lookahead_in": ("classic", "duel")},
     "super-hard-look2": {"lookahead": 2},
     "super-hard-look8": {"lookahead": 8},
+    "super-hard-lookz1": {"lookahead_z": 1.0},
+    "super-hard-lookz05": {"lookahead_z": 0.5},
     "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).

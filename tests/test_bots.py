@@ -607,8 +607,9 @@ def test_the_look_ahead_groups_the_worlds_by_what_the_bot_sees():
     flat = evaluate(duel, random.Random(3), budget=0.05, config=SearchConfig(lookahead=0))
     assert [e.move for e in looked] == [e.move for e in flat]
     assert looked[0].worlds < flat[0].worlds
-    with pytest.raises(ValueError, match="lookahead"):
-        SearchConfig(lookahead=-1)
+    for wrong in ({"lookahead": -1}, {"lookahead_z": -1.0}, {"lookahead_z": float("nan")}):
+        with pytest.raises(ValueError, match="lookahead"):
+            SearchConfig(**wrong)
     # What a world is grouped by is what the bot saw: the others' replies, never their cards. Two
     # worlds whose replies to the bot's J are the same fall in one group.
     config, seats = SearchConfig(lookahead=3, lookahead_in=("classic",)), [STYLES["intermediate"]] * 3

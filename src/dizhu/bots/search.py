@@ -166,6 +166,9 @@ class SearchConfig:
     lookahead: int = 4
     #: The variants it looks ahead in.  Not classic: there it tied (and took ten times the CPU).
     lookahead_in: tuple[str, ...] = ("duel",)
+    #: How many standard errors a move must beat the rule policy's by, world by world, to be the
+    #: next move of a group of worlds in the look-ahead (:func:`_group_value`).
+    lookahead_z: float = LOOKAHEAD_Z
 
     def __post_init__(self) -> None:
         unknown = set(self.prior) - set(STYLES)
@@ -180,6 +183,8 @@ class SearchConfig:
                 raise ValueError(f"{name} names variants, not {getattr(self, name)}")
         if self.lookahead < 0:
             raise ValueError(f"lookahead counts moves, not {self.lookahead}")
+        if not self.lookahead_z >= 0:
+            raise ValueError(f"lookahead_z counts standard errors, not {self.lookahead_z}")
         given = self.own
         if isinstance(given, str):
             given = {name: given for name in VARIANTS}
@@ -515,7 +520,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
         for i in range(len(moves)):
             for rows in groups[i].values():
                 weight = sum(w for w, _ in rows)
-                points, won, score = _group_value(rows, objective)
+                points, won, score = _group_value(rows, objective, config.lookahead_z)
                 totals[i] += weight * points
                 scores[i] += weight * score
                 wins[i] += weight * won
@@ -616,11 +621,11 @@ def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luc
     return tuple(seen), values, steps
 
 
-def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[float], float] | None = None
-                 ) -> tuple[float, float, float]:
+def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[float], float] | None = None,
+                 z: float = LOOKAHEAD_Z) -> tuple[float, float, float]:
     """(points, win share, score) of a group of worlds the seat cannot tell apart, each (weight,
     values of its next options, the rule policy's first): the policy's option, unless another's
-    ``objective`` (default: the points) beats it world by world by more than ``LOOKAHEAD_Z``
+    ``objective`` (default: the points) beats it world by world by more than ``z``
     standard errors (the best such, by its mean gain).  Taking the best option of each group
     outright would flatter the moves whose groups are small.
 
@@ -632,6 +637,9 @@ def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[flo
     (0.0, 0.0, 0.0)
     >>> _group_value([(0.1, [0.0, 1.0])] * 8)  # the same gain in 8 worlds
     (1.0, 1.0, 1.0)
+    >>> rows = [(1.0, [0.0, 1.0]), (1.0, [0.0, -0.2]), (1.0, [0.0, 0.5])]  # a gain 1.2 errors wide
+    >>> _group_value(rows)[0], round(_group_value(rows, z=1.0)[0], 3)
+    (0.0, 0.433)
     """
     objective = objective or float
     weights = [w for w, _ in rows]
@@ -647,7 +655,7 @@ def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[flo
         mean = sum(w * d for w, d in zip(weights, diffs)) / total
         # A sample's spread understates the worlds' by n / (n - 1): with few worlds, a lot.
         error = _mean_error(weights, diffs, total, mean, n_eff) * math.sqrt(n_eff / (n_eff - 1))
-        if mean > gain and mean > LOOKAHEAD_Z * error and (error > 0 or n_eff >= 8 - slack):
+        if mean > gain and mean > z * error and (error > 0 or n_eff >= 8 - slack):
             pick, gain = c, mean
     return (sum(w * values[pick] for w, values in rows) / total,
             sum(w * (values[pick] > 0) for w, values in rows) / total,
