@@ -11,7 +11,7 @@ import { foldEvents, applyEvent, isDecision, lastDealIndex } from './tablestate.
 import { renderTable } from './table.js';
 import { renderCounter, counterAlwaysShown } from './counter.js';
 import { renderStatus, promptParts } from './status.js';
-import { reasonParts, hintParts, playChips, describeEvent, actionLabel } from './format.js';
+import { reasonParts, hintParts, playChips, describeEvent, actionLabel, spacedAfter } from './format.js';
 import { SORT_MODES, notationOf, rankOf, ranksOfNotation } from './cards.js';
 import { setting, setSetting, savedPicked, savePicked } from './storage.js';
 import { t } from './i18n.js';
@@ -462,23 +462,23 @@ export class Game {
     const { index, options } = this.hints;
     const hint = options[index];
     const ds = this.ds;
-    // Built at each render, so the words follow a change of language.
-    const why = () => h('span', { class: 'why' }, ...(hint.reason ? hintParts(hint.reason.key, hint.reason.params || {}, ds) : []));
     // The search's figures for every option it weighed, so the options compare (a reason that
-    // is those figures already says them).
+    // is those figures already says them); they run on after the reason, taking no line of their own.
     const withFigures = hint.figures && !['search', 'contest'].includes(hint.reason?.key);
-    const figures = () => (withFigures ? h('small', { class: 'hint-figures', text: t('status.hint_figures', hint.figures) }) : null);
+    const figures = () => (withFigures ? h('small', { class: 'hint-figures', text: spacedAfter(t('status.hint_figures', hint.figures)) }) : null);
+    // Built at each render, so the words follow a change of language.
+    const why = () => h('span', { class: 'why' }, ...(hint.reason ? hintParts(hint.reason.key, hint.reason.params || {}, ds) : []), figures());
     const count = () => (options.length > 1 ? h('small', { class: 'hint-count', text: t('status.hint_count', { i: index + 1, n: options.length }) }) : null);
     this.suggested = null;
     if (hint.action.startsWith('play ')) {
       this.ui.hand.setSelection(hint.cards || [], { highlight: true });
-      this.message = { kind: 'hint', parts: () => [playChips(hint.action.slice(5)), why(), figures(), count()] };
+      this.message = { kind: 'hint', parts: () => [playChips(hint.action.slice(5)), why(), count()] };
     } else {
       this.ui.hand.setSelection([]);
       this.suggested = hint.action;
       // Name the suggested action (it is also lit up among the buttons).
       const label = () => actionLabel(hint.action, { phase: ds.phase, called: ds.called, table: ds });
-      this.message = { kind: 'hint', parts: () => [h('b', { text: label() }), why(), figures(), count()] };
+      this.message = { kind: 'hint', parts: () => [h('b', { text: label() }), why(), count()] };
     }
     this.render();
   }
