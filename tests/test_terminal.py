@@ -36,6 +36,7 @@ def test_a_duel_in_the_terminal_says_who_leads_and_who_won():
     assert "leads the next trick" in text or "you lead the next trick" in text
     assert "the landlord wins" in text or "the farmer wins" in text
     assert " win;" not in text and "hint: " in text
+    assert "simulated game" in text  # the hint's figures, or a reason made of them
     assert "not allowed" not in text  # an empty line shows the choices again, it is not an action
 
 

@@ -34,7 +34,7 @@ def help_text(variant: Variant) -> str:
             " while bidding, the actions offered (a bid of points may be typed as its digit)\n"
             f"  cards: {lowest}-9, T or 10, J, Q, K, A, 2, B (small joker), R (big joker);"
             " case, spaces and + do not matter\n"
-            "  hint (or h): the computer's advice; help (or ?): this; quit: stop")
+            "  hint (or h): the computer's advice, with up to two alternatives; help (or ?): this; quit: stop")
 
 
 def expand(text: str, phase: str) -> str:
@@ -49,6 +49,27 @@ def expand(text: str, phase: str) -> str:
     if phase == "bidding" and word in ("1", "2", "3"):
         return f"bid {word}"
     return f"play {word}"
+
+
+def hint_text(advice: dict) -> str:
+    """The hint and its alternatives, each with its reason and, unless the reason says them
+    already, the figures of the simulated games behind it.
+
+    >>> print(hint_text({"action": "play 33", "reason": {"key": "shed_plan", "params": {"n": 2}},
+    ...     "figures": {"rate": 90, "games": 211}, "alternatives": [
+    ...     {"action": "play 33", "reason": {"key": "shed_plan", "params": {"n": 2}}},
+    ...     {"action": "pass", "reason": {"key": "search", "params": {"rate": 40, "games": 1}},
+    ...      "figures": {"rate": 40, "games": 1}}]}))
+    hint: play 33 (leads one of the plays your hand needs: 2 plays left after it; won 90% of 211 simulated games)
+      or: pass (won 40% of 1 simulated game)
+    """
+    lines = []
+    for option in [advice] + advice.get("alternatives", [])[1:]:
+        why = describe(option["reason"])
+        if option.get("figures") and "rate" not in option["reason"]["params"]:
+            why += "; " + describe({"key": "search", "params": option["figures"]})
+        lines.append(f"{'  or' if lines else 'hint'}: {option['action']} ({why})")
+    return "\n".join(lines)
 
 
 def _on_the_table(obs: dict, players: int) -> str:
@@ -141,8 +162,7 @@ def play(variant: str = "classic", level: str = "intermediate", seed: str | None
         if not text:
             continue  # the hand and the choices again
         if text.lower() in ("hint", "h"):
-            h = hint(obs)
-            out(f"hint: {h['action']} ({describe(h['reason'])})")
+            out(hint_text(hint(obs, n=3)))
             continue
         if text.lower() in ("help", "?"):
             out(help_text(match.variant))

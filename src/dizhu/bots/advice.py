@@ -18,6 +18,7 @@ from typing import Any
 from ..cards import Card, format_counts, parse_cards
 from ..combos import Combo, Kind
 from ..moves import moves_from_counts
+from ..ranks import Rank
 from ..rules import cards_to_win
 from .hands import Group, plays_of, split_counts
 from .policy import Ctx, Decision, answerable, bomb_key, can_run_out, is_control, rank_name, sub
@@ -105,7 +106,7 @@ def point_of(ctx: Ctx, est: Estimate) -> tuple[str, dict[str, Any]]:
     # for this lead, if it is beaten, and one for each later lead but the last; with more plays to
     # go, what the lead does to the plan says more (and holding a joker would otherwise name every
     # lead).  Both jokers win the lead back once, as the rocket.
-    controls = sum(after[r] for r in kept) - (after[-1] and after[-2])
+    controls = sum(after[r] for r in kept) - (after[Rank.RED_JOKER] and after[Rank.BLACK_JOKER])
     if ctx.last is None and kept and not is_control(move, ctx) and plays_left <= 2 * controls:
         return "keep_control", {"card": rank_name(max(kept))}
     return _plan_point(ctx, est, plays_left)

@@ -463,8 +463,8 @@ export class Game {
     const hint = options[index];
     const ds = this.ds;
     // The search's figures for every option it weighed, so the options compare (a reason that
-    // is those figures already says them); they run on after the reason, taking no line of their own.
-    const withFigures = hint.figures && !['search', 'contest'].includes(hint.reason?.key);
+    // carries a rate says them already); they run on after the reason, taking no line of their own.
+    const withFigures = hint.figures && !('rate' in (hint.reason?.params || {}));
     const figures = () => (withFigures ? h('small', { class: 'hint-figures', text: spacedAfter(t('status.hint_figures', hint.figures)) }) : null);
     // Built at each render, so the words follow a change of language.
     const why = () => h('span', { class: 'why' }, ...(hint.reason ? hintParts(hint.reason.key, hint.reason.params || {}, ds) : []), figures());
