@@ -602,8 +602,8 @@ def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Sol
 def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luck: int,
                      config: SearchConfig) -> tuple[tuple, list, int]:
     """``move`` in the world ``root``, the other seats' replies up to ``view``'s seat's next
-    decision, then ``config.lookahead`` moves of its shortlist there (the rule policy's first),
-    each played out: (what the seat saw happen by then, each of those moves' values, the simulated
+    decision, then ``config.lookahead`` moves of its shortlist there (first the rule policy's, or
+    the own style's: ``lookahead_first``), each played out: (what the seat saw happen by then, each of those moves' values, the simulated
     decisions it took).  A round over before it gives one value, and who won in what was seen.
     With ``config.lookahead_then``, a move's value is instead what the seat saw by the decision
     after and the values of ``lookahead_then`` moves there, as a pair (:func:`_resolved`)."""
