@@ -109,8 +109,6 @@ ABLATIONS = {
     "super-hard-lookz1": {"lookahead_z": 1.0},
     "super-hard-lookz05": {"lookahead_z": 0.5},
     "super-hard-ownfirst": {"lookahead_first": "own"},
-    "super-hard-then2": {"lookahead_then": 2},
-    "super-hard-ownfirst-then2": {"lookahead_first": "own", "lookahead_then": 2},
     "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).

@@ -169,10 +169,6 @@ class SearchConfig:
     #: How many standard errors a move must beat the rule policy's by, world by world, to be the
     #: next move of a group of worlds in the look-ahead (:func:`_group_value`).
     lookahead_z: float = LOOKAHEAD_Z
-    #: Look one decision further (0: not): after each of the next decision's moves, on to the
-    #: decision after it, where this many moves of its shortlist are played out and chosen between
-    #: by the same group test (the worlds grouped by what the bot saw by then).
-    lookahead_then: int = 0
     #: Whose move a group of the look-ahead plays unless another clearly beats it: the rule
     #: policy's ("rule") or the style that plays the bot's own later moves ("own", ``own``).
     lookahead_first: str = "rule"
@@ -188,8 +184,8 @@ class SearchConfig:
         for name in ("bid_search", "lookahead_in"):
             if set(getattr(self, name)) - set(VARIANTS):
                 raise ValueError(f"{name} names variants, not {getattr(self, name)}")
-        if self.lookahead < 0 or self.lookahead_then < 0:
-            raise ValueError(f"lookahead and lookahead_then count moves, not {self.lookahead}, {self.lookahead_then}")
+        if self.lookahead < 0:
+            raise ValueError(f"lookahead counts moves, not {self.lookahead}")
         if self.lookahead_first not in ("rule", "own"):
             raise ValueError(f"lookahead_first is 'rule' or 'own', not {self.lookahead_first!r}")
         if not self.lookahead_z >= 0:
@@ -529,8 +525,6 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
         for i in range(len(moves)):
             for rows in groups[i].values():
                 weight = sum(w for w, _ in rows)
-                if config.lookahead_then:
-                    rows = _resolved(rows, objective, config.lookahead_z)
                 points, won, score = _group_value(rows, objective, config.lookahead_z)
                 totals[i] += weight * points
                 scores[i] += weight * score
@@ -600,51 +594,36 @@ def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Sol
 
 
 def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luck: int,
-                     config: SearchConfig) -> tuple[tuple, list, int]:
+                     config: SearchConfig) -> tuple[tuple, list[float], int]:
     """``move`` in the world ``root``, the other seats' replies up to ``view``'s seat's next
     decision, then ``config.lookahead`` moves of its shortlist there (first the rule policy's, or
-    the own style's: ``lookahead_first``), each played out: (what the seat saw happen by then, each of those moves' values, the simulated
-    decisions it took).  A round over before it gives one value, and who won in what was seen.
-    With ``config.lookahead_then``, a move's value is instead what the seat saw by the decision
-    after and the values of ``lookahead_then`` moves there, as a pair (:func:`_resolved`)."""
+    the own style's: ``lookahead_first``), each played out: (what the seat saw happen by then, each
+    of those moves' values, the simulated decisions it took).  A round over before it gives one
+    value, and who won in what was seen."""
+    me = view.seat
     sim = root.copy()
     winner = sim.apply(move)
-    if winner is not None:
-        return ("over", winner), [sim.value(winner, view.seat)], 1
-    widths = (config.lookahead, config.lookahead_then) if config.lookahead_then else (config.lookahead,)
-    seen, values, steps = _on_to_decision(sim, view.seat, seats, luck, config, widths)
-    return seen, values, steps + 1
-
-
-def _on_to_decision(sim: Sim, me: int, seats: list, luck: int, config: SearchConfig,
-                    widths: tuple[int, ...]) -> tuple[tuple, list, int]:
-    """From ``sim`` (changed), the replies up to ``me``'s next decision and ``widths[0]`` moves
-    of its shortlist there, each played out, or taken on to the next decision while ``widths``
-    has more: (what ``me`` saw, the values, the simulated decisions)."""
     rng = random.Random(luck)
     seen: list = []
-    steps = 0
-    while sim.to_act != me:
+    steps = 1
+    while winner is None and sim.to_act != me:
         reply = seats[sim.to_act](sim.ctx(), rng)
         seen.append(None if reply is None else reply.key)
         winner = sim.apply(reply)
         steps += 1
-        if winner is not None:
-            return ("over", winner, *seen), [sim.value(winner, me)], steps
+    if winner is not None:
+        return ("over", winner, *seen), [sim.value(winner, me)], steps
     ctx = sim.ctx()
     shortlist, choice = _candidates(ctx, config)
     if config.lookahead_first == "own":
         key = pick(seats[me], ctx, random.Random(luck))
         choice = next((m for m in shortlist if (None if m is None else m.key) == key), choice)
-    values: list = []
-    for option in [choice] + [m for m in shortlist if m is not choice][:widths[0] - 1]:
+    values = []
+    for option in [choice] + [m for m in shortlist if m is not choice][:config.lookahead - 1]:
         trial = sim.copy()
         won = trial.apply(option)
         if won is not None:
             value, used = trial.value(won, me), 1
-        elif len(widths) > 1:
-            later, options, used = _on_to_decision(trial, me, seats, luck, config, widths[1:])
-            value = (later, options)
         else:
             value, used = _rollout(trial, me, seats, luck)
         values.append(value)
@@ -652,38 +631,13 @@ def _on_to_decision(sim: Sim, me: int, seats: list, luck: int, config: SearchCon
     return tuple(seen), values, steps
 
 
-def _resolved(rows: list[tuple[float, list]], objective: Callable[[float], float] | None = None,
-              z: float = LOOKAHEAD_Z) -> list[tuple[float, list[float]]]:
-    """``rows`` of a group (weight, each option's value) with every option that looked a decision
-    further (a pair: what was seen by then, the values of the moves there) worth, in each world,
-    the value of the move :func:`_group_pick` chooses among the worlds that saw the same.
-
-    Below, the two worlds that saw "a" leave the policy's move for one better in both; the world
-    that saw "b" is one world, too few to tell:
-
-    >>> later = [(1.0, (("a",), [0.0, 1.0])), (1.0, (("a",), [0.0, 1.2])), (1.0, (("b",), [-1.0, 3.0]))]
-    >>> _resolved([(w, [0.5, deeper]) for w, deeper in later])
-    [(1.0, [0.5, 1.0]), (1.0, [0.5, 1.2]), (1.0, [0.5, -1.0])]
-    """
-    flat = [(w, list(values)) for w, values in rows]
-    for c in range(len(flat[0][1]) if flat else 0):
-        groups: dict[tuple, list[int]] = {}
-        for r, (_, values) in enumerate(flat):
-            if isinstance(values[c], tuple):
-                groups.setdefault(values[c][0], []).append(r)
-        for members in groups.values():
-            deeper = _resolved([(flat[r][0], flat[r][1][c][1]) for r in members], objective, z)
-            chosen = _group_pick(deeper, objective, z)
-            for r, (_, options) in zip(members, deeper):
-                flat[r][1][c] = options[chosen]
-    return flat
-
-
 def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[float], float] | None = None,
                  z: float = LOOKAHEAD_Z) -> tuple[float, float, float]:
     """(points, win share, score) of a group of worlds the seat cannot tell apart, each (weight,
-    values of its next options, the rule policy's first), with the option :func:`_group_pick`
-    chooses for the group (``objective`` default: the points).
+    values of its next options, the rule policy's first): the policy's option, unless another's
+    ``objective`` (default: the points) beats it world by world by more than ``z``
+    standard errors (the best such, by its mean gain).  Taking the best option of each group
+    outright would flatter the moves whose groups are small.
 
     >>> _group_value([(1.0, [-1.0, 2.0]), (1.0, [1.0, -1.0])])  # a gain in one world, a loss in the other
     (0.0, 0.5, 0.0)
@@ -698,38 +652,24 @@ def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[flo
     (0.0, 0.433)
     """
     objective = objective or float
-    total = sum(w for w, _ in rows)
-    if total <= 0:
-        return 0.0, 0.0, 0.0  # (no world of the group explains the round at all)
-    chosen = _group_pick(rows, objective, z)
-    return (sum(w * values[chosen] for w, values in rows) / total,
-            sum(w * (values[chosen] > 0) for w, values in rows) / total,
-            sum(w * objective(values[chosen]) for w, values in rows) / total)
-
-
-def _group_pick(rows: list[tuple[float, list[float]]], objective: Callable[[float], float] | None = None,
-                z: float = LOOKAHEAD_Z) -> int:
-    """Which option a group of worlds (weight, each option's value) plays: the rule policy's (0),
-    unless another's ``objective`` beats it world by world by more than ``z`` standard errors (the
-    best such, by its mean gain).  Taking the best option of each group outright would flatter the
-    moves whose groups are small."""
-    objective = objective or float
     weights = [w for w, _ in rows]
     total = sum(weights)
     if total <= 0:
-        return 0
+        return 0.0, 0.0, 0.0  # (no world of the group explains the round at all)
     n_eff = _effective_worlds(weights, total)
-    scored = [[objective(v) for v in values] for _, values in rows]
+    scored = [(w, [objective(v) for v in values]) for w, values in rows]
     pick, gain = 0, 0.0
     slack = 1e-9  # (8 equal weights of 0.1 make 7.999999999999997 worlds)
     for c in range(1, len(rows[0][1]) if n_eff >= 2 - slack else 1):
-        diffs = [values[c] - values[0] for values in scored]
+        diffs = [values[c] - values[0] for _, values in scored]
         mean = sum(w * d for w, d in zip(weights, diffs)) / total
         # A sample's spread understates the worlds' by n / (n - 1): with few worlds, a lot.
         error = _mean_error(weights, diffs, total, mean, n_eff) * math.sqrt(n_eff / (n_eff - 1))
         if mean > gain and mean > z * error and (error > 0 or n_eff >= 8 - slack):
             pick, gain = c, mean
-    return pick
+    return (sum(w * values[pick] for w, values in rows) / total,
+            sum(w * (values[pick] > 0) for w, values in rows) / total,
+            sum(w * values[pick] for w, values in scored) / total)
 
 
 #: Every seat of a deal played out by the bid search and the review: the intermediate policy (the
