@@ -106,7 +106,7 @@ ABLATIONS = {
     "super-hard-lookall": {"lookahead_in": ("classic", "duel")},
     "super-hard-look2": {"lookahead": 2},
     "super-hard-look8": {"lookahead": 8},
-    "super-hard-lookz1": {"lookahead_z": 1.0},
+    "super-hard-lookz2": {"lookahead_z": 2.0},
     "super-hard-lookz05": {"lookahead_z": 0.5},
     "super-hard-ownfirst": {"lookahead_first": "own"},
     "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},
