@@ -632,7 +632,7 @@ def test_the_look_ahead_groups_the_worlds_by_what_the_bot_sees():
 
 def test_the_look_ahead_may_start_from_the_own_style():
     from dizhu.bots.search import STYLES, SearchConfig, Sim, _candidates, _rollout, sample_world, to_next_decision
-    from dizhu.bots.styles import pick
+    from dizhu.bots.styles import picks
     from dizhu.bots.view import View
 
     view = View.of(_blunder_position())
@@ -651,7 +651,7 @@ def test_the_look_ahead_may_start_from_the_own_style():
         sim.apply(classify("J"))
         while sim.to_act != me:  # the others' replies, as the look-ahead plays them
             sim.apply(seats[sim.to_act](sim.ctx(), random.Random(9)))
-        key = pick(seats[me], sim.ctx(), random.Random(9))
+        key, = picks([seats[me]], sim.ctx(), random.Random(9))
         sim.apply(next(m for m in _candidates(sim.ctx())[0] if (None if m is None else m.key) == key))
         assert values[0] == _rollout(sim, me, seats, 9)[0]
         differed += values != to_next_decision(view, root, classify("J"), seats, 9, rule)[1]

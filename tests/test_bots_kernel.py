@@ -20,7 +20,7 @@ import pytest
 from dizhu import Round
 from dizhu.bots import create, memo
 from dizhu.bots import search as live
-from dizhu.bots import policy, reading
+from dizhu.bots import policy, reading, styles
 from dizhu.bots.view import View
 from dizhu.combos import Kind, classify
 from dizhu.moves import moves_from_counts
@@ -63,7 +63,7 @@ def frozen(monkeypatch):
     # ... and (session 38) a play counts as a control when no opponent holds enough cards to answer
     # it (a pair to an opponent on one card); the frozen kernel looked at the unseen cards alone
     monkeypatch.setattr(policy, "answerable", lambda combo, unseen, most: bool(memo.replies(unseen, combo)))
-    monkeypatch.setattr(reading, "compiled", lambda: None)
+    monkeypatch.setattr(styles, "compiled", lambda: None)
     return search, view.View
 
 

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from dizhu.bots import reading, search, styles
+from dizhu.bots import search, styles
 from dizhu.bots.styles import NATIVE_SPECS, OWN_STYLES, STYLE_NAMES, STYLES, native_spec
 from dizhu.combos import classify
 from dizhu.native import pure_python_asked
@@ -85,15 +85,18 @@ def test_a_policy_outside_the_library_is_played_in_python(native_parity):
     assert (value, used) == search._rollout(sim.copy(), me, [STYLES["greedy"]] * sim.players, luck)
 
 
-def test_the_reading_asks_the_compiled_styles(kernel, monkeypatch, native_parity):
-    """The reading's question (what would each style play here?) goes to the kernel, and gets
-    the Python answer: a deterministic style's pick is the same either way."""
+def test_the_styles_are_asked_compiled_and_answer_as_in_python(kernel, monkeypatch, native_parity):
+    """The question of the reading and the look-ahead (what would each style play here?) goes to
+    the kernel, and gets the Python answer: a deterministic style's pick is the same either way."""
     ctx, _, _ = next(native_parity.decision_cases(50, 5))
-    every = range(len(STYLE_NAMES))
-    deterministic = [k for k in every if STYLE_NAMES[k] != "normal"]
-    got = reading._picks(ctx, deterministic, random.Random(1))
-    monkeypatch.setattr(reading, "compiled", lambda: None)
-    assert reading._picks(ctx, deterministic, random.Random(1)) == got
+    deterministic = [STYLES[name] for name in STYLE_NAMES if name != "normal"]
+    calls, compiled_picks = [], kernel.picks
+    monkeypatch.setattr(kernel, "picks", lambda *args: calls.append(args) or compiled_picks(*args))
+    got = styles.picks(deterministic, ctx, random.Random(1))
+    assert len(calls) == 1 and len(got) == len(deterministic)
+    monkeypatch.setattr(styles, "compiled", lambda: None)
+    assert styles.picks(deterministic, ctx, random.Random(1)) == got
+    assert len(calls) == 1
 
 
 def test_bad_input_is_refused_with_a_clear_error(kernel):
@@ -132,10 +135,10 @@ def test_bad_input_is_refused_with_a_clear_error(kernel):
 
 
 def test_a_replaced_style_is_read_in_python(kernel, monkeypatch, native_parity):
-    """The reading asks the kernel only about the library's own styles: one replaced (a benchmark's
-    variation, say) is asked in Python, so the compiled answer can never stand in for it."""
+    """The kernel is asked only about the library's own styles: with one replaced (a benchmark's
+    variation, say), the whole question goes to Python, so the compiled answer can never stand
+    in for it."""
     ctx, _, _ = next(native_parity.decision_cases(50, 6))
-    greedy = STYLE_NAMES.index("greedy")
     asked = []
 
     def mine(ctx, rng):
@@ -143,7 +146,11 @@ def test_a_replaced_style_is_read_in_python(kernel, monkeypatch, native_parity):
         return None
 
     monkeypatch.setitem(STYLES, "greedy", mine)
-    assert reading._picks(ctx, [greedy], random.Random(1)) == [None] and asked == [ctx.seat]
+    monkeypatch.setattr(kernel, "picks", None)  # asking the kernel would fail
+    intermediate = STYLES["intermediate"](ctx, random.Random(1))
+    assert styles.picks([STYLES["intermediate"], STYLES["greedy"]], ctx, random.Random(1)) == [
+        None if intermediate is None else intermediate.key, None]
+    assert asked == [ctx.seat]
 
 
 def test_a_style_with_a_fraction_has_no_compiled_twin():

@@ -2,7 +2,7 @@
  *
  * rollout(...) is dizhu.bots.search._rollout when every seat plays a style of the library
  * (dizhu.bots.styles), and picks(...) is one decision of each of several styles (the reading's
- * question, dizhu.bots.reading._picks): the policies of
+ * question, dizhu.bots.styles.picks): the policies of
  * dizhu.bots.policy (intermediate under a Style's thresholds, normal), the greedy and bomb-happy
  * styles of dizhu.bots.styles and the distilled policy (dizhu.bots.distilled), decision for decision.  The Python code stays the reference:
  * tests/test_rollout_native.py and tools/native_parity.py compare the two (the normal style draws

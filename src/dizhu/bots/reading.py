@@ -44,7 +44,7 @@ from ..rules import trick_over
 from ..variants import get_variant
 from .bidding import CLASSIC_THRESHOLDS, wants_rob, win_chance
 from .policy import Ctx
-from .styles import NATIVE_SPECS, PRIOR, STYLE_NAMES, STYLES, compiled
+from .styles import PRIOR, STYLE_NAMES, STYLES, picks
 from .view import View, counts_of
 
 __all__ = ["Reading", "Table", "read_world", "read_table", "bids_likelihood", "HIT", "MISS", "RECENT"]
@@ -152,18 +152,19 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
     likelihood = {s: [1.0] * len(STYLE_NAMES) for s in range(players) if s != me}
     # a style no seat's prior gives weight to is not asked
     asked = [k for k in range(len(STYLE_NAMES)) if any(w[k] > 0 for w in table.prior.values())]
+    asked_styles = [STYLES[STYLE_NAMES[k]] for k in asked]
     cost = 0
     for seat, combo, ctx in _decisions(held, plays, players, landlord, view.handicap, deck, read_at):
         row = likelihood[seat]
         actual = None if combo is None else combo.key
-        picks = _picks(ctx, asked, rng)
-        if len(set(picks)) == 1:  # the styles agree: the world is weighed, no style is
-            factor = table.agree[0] if picks[0] == actual else table.agree[1]
+        said = picks(asked_styles, ctx, rng)
+        if len(set(said)) == 1:  # the styles agree: the world is weighed, no style is
+            factor = table.agree[0] if said[0] == actual else table.agree[1]
             for k in asked:
                 row[k] *= factor
         else:  # they differ: each by how far it predicts this seat (the table's rates are for such decisions)
             hit, miss = table.hit[seat], table.miss[seat]
-            for k, pick in zip(asked, picks):
+            for k, pick in zip(asked, said):
                 row[k] *= hit[k] if pick == actual else miss[k]
         cost += 3 * len(asked) // 2  # a style evaluation is dearer than a rollout move
     weight = bids_likelihood(view, dealt)
@@ -235,13 +236,13 @@ def _round_evidence(key: tuple, variant: str) -> dict[int, tuple[tuple[int, ...]
     agree = {s: [0] * len(STYLE_NAMES) for s in range(players)}
     seen = dict.fromkeys(range(players), 0)
     rng = random.Random(0)  # the normal style's dice: the same every time the round is read
-    every = range(len(STYLE_NAMES))
+    every = [STYLES[name] for name in STYLE_NAMES]
     for seat, combo, ctx in _decisions(held, plays, players, landlord, handicap or 0, deck, None):
-        picks = _picks(ctx, every, rng)
-        if len(set(picks)) > 1:
+        said = picks(every, ctx, rng)
+        if len(set(said)) > 1:
             actual = None if combo is None else combo.key
             seen[seat] += 1
-            for k, pick in enumerate(picks):
+            for k, pick in enumerate(said):
                 agree[seat][k] += pick == actual
     return {s: (tuple(agree[s]), seen[s]) for s in range(players)}
 
@@ -269,23 +270,6 @@ def _decisions(held: list[list[int]], plays: list, players: int, landlord: int, 
             played[r] += n
         left[seat] -= combo.size
         last, passes = (seat, combo), 0
-
-
-def _picks(ctx: Ctx, styles, rng: random.Random) -> list:
-    """What each of ``styles`` (indices of STYLE_NAMES) would play at ``ctx``: combo keys, None a pass.
-
-    Compiled when the kernel is there: the same picks, but for the normal style's dice, drawn
-    here as two numbers (tests/test_rollout_native.py)."""
-    kernel = compiled()
-    specs = [NATIVE_SPECS.get(STYLES[STYLE_NAMES[k]]) for k in styles] if kernel is not None else [None]
-    if None not in specs:  # every style the library's own (one replaced is asked in Python)
-        return kernel.picks(specs, ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left,
-                            ctx.last, ctx.unseen, ctx.handicap, rng.random(), rng.random())
-    picks = []
-    for k in styles:
-        move = STYLES[STYLE_NAMES[k]](ctx, rng)
-        picks.append(None if move is None else move.key)
-    return picks
 
 
 @lru_cache(maxsize=4096)

@@ -58,7 +58,7 @@ from .hands import NATIVE
 from .policy import Ctx, Decision, intermediate_move
 from .reading import HIT, MISS, RECENT, Reading, Table, read_table, read_world
 from .shortlist import ALL_LEADS, ALL_REPLIES, SMALL_LEADS, shortlist
-from .styles import COMPILED, NATIVE_SPECS, OWN_STYLES, PRIOR, STYLES, StyleFn, compiled, pick
+from .styles import COMPILED, NATIVE_SPECS, OWN_STYLES, PRIOR, STYLES, StyleFn, compiled, picks
 from .view import View
 
 __all__ = ["search_move", "evaluate", "play_out", "to_next_decision", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
@@ -618,7 +618,7 @@ def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luc
     ctx = sim.ctx()
     shortlist, choice = _candidates(ctx, config)
     if config.lookahead_first == "own":
-        key = pick(seats[me], ctx, random.Random(luck))
+        key, = picks([seats[me]], ctx, random.Random(luck))
         choice = next((m for m in shortlist if (None if m is None else m.key) == key), choice)
     values = []
     for option in [choice] + [m for m in shortlist if m is not choice][:config.lookahead - 1]:

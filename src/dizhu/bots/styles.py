@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from types import ModuleType
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..combos import Combo, Kind
 from ..moves import play_table
@@ -35,7 +35,7 @@ from .distilled import FILES, distilled_move, net
 from .policy import DEFAULT_STYLE, Ctx, Style, intermediate_move, leads_from_split, normal_move
 
 __all__ = ["STYLES", "STYLE_NAMES", "OWN_STYLES", "PRIOR", "StyleFn", "NATIVE_SPECS", "native_spec", "compiled",
-           "COMPILED", "pick"]
+           "COMPILED", "picks"]
 
 #: A style: (the seat's knowledge, a random source) -> its play, or None to pass.
 StyleFn = Callable[[Ctx, random.Random], "Combo | None"]
@@ -148,25 +148,27 @@ def compiled() -> ModuleType | None:
         _native_ready = True
     return _native
 
-def pick(style: StyleFn, ctx: Ctx, rng: random.Random) -> tuple | None:
-    """The key of what ``style`` plays at ``ctx`` (None: a pass), compiled when it has a twin
-    there: one decision costs the compiled kernel microseconds and the distilled policy in
-    Python a millisecond.
+def picks(styles: Sequence[StyleFn], ctx: Ctx, rng: random.Random) -> list:
+    """The key of what each of ``styles`` plays at ``ctx`` (None: a pass), compiled when every
+    one has a twin there: one decision costs the compiled kernel microseconds and the distilled
+    policy in Python a millisecond.  The compiled picks are the Python ones, but for the normal
+    style's dice, drawn here as two numbers (tests/test_rollout_native.py); one style without a
+    twin (a replaced one, say) sends the whole question to Python.
 
     >>> from dizhu.bots.view import View
     >>> from dizhu.game import Round
     >>> round_ = Round.deal("duel", seed="pick")
     >>> round_.apply(1, "call"); round_.apply(0, "pass")
     >>> ctx = Ctx.of(View.of(round_.observation(round_.to_act)))
-    >>> pick(_distilled, ctx, random.Random(1)) == distilled_move(ctx).key
+    >>> picks([_distilled], ctx, random.Random(1)) == [distilled_move(ctx).key]
     True
     """
-    kernel, spec = compiled(), NATIVE_SPECS.get(style)
-    if kernel is not None and spec is not None:
-        return kernel.picks([spec], ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left,
-                            ctx.last, ctx.unseen, ctx.handicap, rng.random(), rng.random())[0]
-    move = style(ctx, rng)
-    return None if move is None else move.key
+    kernel = compiled()
+    specs = [NATIVE_SPECS.get(style) for style in styles] if kernel is not None else [None]
+    if None not in specs:
+        return kernel.picks(specs, ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left,
+                            ctx.last, ctx.unseen, ctx.handicap, rng.random(), rng.random())
+    return [None if (move := style(ctx, rng)) is None else move.key for style in styles]
 
 
 #: The neutral mixture before any evidence: no style is ruled out, the one the
