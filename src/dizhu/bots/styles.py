@@ -148,6 +148,7 @@ def compiled() -> ModuleType | None:
         _native_ready = True
     return _native
 
+
 def picks(styles: Sequence[StyleFn], ctx: Ctx, rng: random.Random) -> list:
     """The key of what each of ``styles`` plays at ``ctx`` (None: a pass), compiled when every
     one has a twin there: one decision costs the compiled kernel microseconds and the distilled
