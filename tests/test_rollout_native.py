@@ -14,7 +14,9 @@ import random
 
 import pytest
 
-from dizhu.bots import search, styles
+from dizhu import Round
+from dizhu.bots import create, reading, search, styles
+from dizhu.bots.view import View
 from dizhu.bots.styles import NATIVE_SPECS, OWN_STYLES, STYLE_NAMES, STYLES, native_spec
 from dizhu.combos import classify
 from dizhu.native import pure_python_asked
@@ -151,6 +153,15 @@ def test_a_replaced_style_is_read_in_python(kernel, monkeypatch, native_parity):
     assert styles.picks([STYLES["intermediate"], STYLES["greedy"]], ctx, random.Random(1)) == [
         None if intermediate is None else intermediate.key, None]
     assert asked == [ctx.seat]
+    # ... and the reading asks the style the library holds when it reads, not one kept from before
+    round_ = Round.deal("duel", seed="replaced")
+    bots = [create("intermediate", "duel", seed=s) for s in range(round_.players)]
+    while len(round_.observation(0)["history"]) < 6:
+        round_.apply(round_.to_act, bots[round_.to_act].decide(round_.observation(round_.to_act)))
+    view, rng = View.of(round_.observation(round_.to_act)), random.Random(0)
+    asked.clear()
+    reading.read_world(view, search.sample_world(view, rng), rng)
+    assert asked and set(asked) == {1 - view.seat}
 
 
 def test_a_style_with_a_fraction_has_no_compiled_twin():
