@@ -202,6 +202,31 @@ def test_an_arena_series_plays_its_deals_at_one_table(monkeypatch):
         arena.run_arena("normal", "random", deals=2, series=0, workers=1)
 
 
+def test_arena_runs_with_different_seeds_pool_into_one_summary(tmp_path, capsys, monkeypatch):
+    """benchmarks/pooled.py reads two seeds' records as one run over all their deals."""
+    from benchmarks import pooled
+    from dizhu import arena
+
+    runs = [arena.run_arena("normal", "random", "duel", deals=3, seed=seed, workers=1) for seed in (1, 2)]
+    games = pooled.pooled([r.records for r in runs])
+    assert sorted({g["deal"] for g in games}) == list(range(6)) and len(games) == 12
+    both = arena.ArenaResult("normal", "random", "duel", 6, "1+2", False, games, 0.0).summary()
+    # equal numbers of deals: the pooled mean is the mean of the two runs' means
+    for part in ("overall", "a_as_landlord", "a_as_farmers"):
+        halves = [r.summary()[part]["adp"]["value"] for r in runs]
+        assert both[part]["adp"]["value"] == pytest.approx(sum(halves) / 2)
+    files = []
+    for i, r in enumerate(runs):
+        files.append(tmp_path / f"seed{i}.records.json")
+        files[-1].write_text(json.dumps(r.records))
+    monkeypatch.setattr("sys.argv", ["pooled.py", *map(str, files), "--a", "normal", "--b", "random"])
+    pooled.main()
+    assert "6 deals x 2" in capsys.readouterr().out
+    monkeypatch.setattr("sys.argv", ["pooled.py", str(files[0]), str(files[0])])
+    with pytest.raises(SystemExit):
+        pooled.main()
+
+
 def test_a_new_match_keeps_the_finished_rounds_not_yet_taken():
     m = Match("duel", seed="outbox-new-match")
     while m.round.result is None:
