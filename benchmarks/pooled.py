@@ -49,11 +49,11 @@ def main() -> None:
     runs = [json.loads(p.read_text()) for p in paths]
     games = pooled(runs)
     deals = len({g["deal"] for g in games})
-    result = ArenaResult(args.a, args.b, args.variant, deals, None, args.bidding, games, 0.0)
+    summary = ArenaResult(args.a, args.b, args.variant, deals, None, args.bidding, games, 0.0).summary()
     # the arena's heading would give one seed and a time; the records carry neither
-    _, *lines = format_summary(result.summary()).splitlines()
-    print(f"{args.a} (A) vs {args.b} (B), {args.variant}, {deals} deals x 2, pooled from {len(paths)} runs: "
-          + ", ".join(p.name for p in paths))
+    _, *lines = format_summary(summary).splitlines()
+    print(f"{args.a} (A) vs {args.b} (B), {args.variant}, {deals} deals x 2, {summary['protocol']}, "
+          f"pooled from {len(paths)} runs: " + ", ".join(p.name for p in paths))
     print("\n".join(lines))
 
 

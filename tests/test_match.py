@@ -221,7 +221,10 @@ def test_arena_runs_with_different_seeds_pool_into_one_summary(tmp_path, capsys,
         files[-1].write_text(json.dumps(r.records))
     monkeypatch.setattr("sys.argv", ["pooled.py", *map(str, files), "--a", "normal", "--b", "random"])
     pooled.main()
-    assert "6 deals x 2" in capsys.readouterr().out
+    assert "6 deals x 2, douzero" in capsys.readouterr().out
+    monkeypatch.setattr("sys.argv", ["pooled.py", *map(str, files), "--bidding"])
+    pooled.main()
+    assert "6 deals x 2, bidding" in capsys.readouterr().out
     monkeypatch.setattr("sys.argv", ["pooled.py", str(files[0]), str(files[0])])
     with pytest.raises(SystemExit):
         pooled.main()
