@@ -42,6 +42,11 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   (``SearchConfig.lookahead`` 0; in duel super-hard weighs 4 moves there, grouping the worlds it
   cannot tell apart by then); ``look2``, ``look8`` weigh 2 (8) moves there; ``lookall`` looks ahead
   in classic too (``SearchConfig.lookahead_in``);
+- ``super-hard-served``: super-hard as the site serves it, its search cut at the wall-clock cap the
+  site sets inside its pace (``pacing.PACES["super-hard"].think_limit``, 0.48 s); the arena runs
+  super-hard without it to stay reproducible, so this player's results depend on the machine's
+  speed and load: run it alone, pair it with super-hard's records on the same deals
+  (``benchmarks/paired.py``), and quote the machine's speed beside it;
 - ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
   it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
 - ``style-greedy``, ``style-cautious``, ``style-bombs``: one style of the bots' own opponent
@@ -113,7 +118,7 @@ ABLATIONS = {
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).
 STYLE_PLAYERS = ("style-greedy", "style-cautious", "style-bombs")
-EXTRA = ("frozen-super-hard", "rlcard", "outsider", "intermediate-noline", *STYLE_PLAYERS, *ABLATIONS)
+EXTRA = ("frozen-super-hard", "rlcard", "outsider", "super-hard-served", "intermediate-noline", *STYLE_PLAYERS, *ABLATIONS)
 
 
 class Outsider:
@@ -206,6 +211,12 @@ def make_player(original, steps: int | None = None):
             return RLCardPlayer(seed)
         if name == "outsider":
             return Outsider(variant, seed)
+        if name == "super-hard-served":
+            from dizhu.bots import create
+            from dizhu.web.pacing import PACES
+
+            return create("super-hard", variant, seed=repr(seed), budget=budget,
+                          time_limit=PACES["super-hard"].think_limit)
         if name == "intermediate-noline":
             from dizhu.bots.policy import Style
 

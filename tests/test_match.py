@@ -230,6 +230,18 @@ def test_arena_runs_with_different_seeds_pool_into_one_summary(tmp_path, capsys,
         pooled.main()
 
 
+def test_the_served_super_hard_is_cut_at_the_sites_cap_and_the_arenas_is_not():
+    """benchmarks/matchup.py's ``super-hard-served`` measures super-hard as the site runs it."""
+    from benchmarks.matchup import make_player
+    from dizhu import arena
+    from dizhu.web.pacing import PACES
+
+    make = make_player(arena.make_player)
+    served, measured = (make(name, "duel", (1, 0, 0, True)) for name in ("super-hard-served", "super-hard"))
+    assert served.level == measured.level == "super-hard"
+    assert served.time_limit == PACES["super-hard"].think_limit > 0 and measured.time_limit is None
+
+
 def test_a_new_match_keeps_the_finished_rounds_not_yet_taken():
     m = Match("duel", seed="outbox-new-match")
     while m.round.result is None:
