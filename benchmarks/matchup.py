@@ -45,8 +45,9 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 - ``super-hard-served``: super-hard as the site serves it, its search cut at the wall-clock cap the
   site sets inside its pace (``pacing.PACES["super-hard"].think_limit``, 0.48 s); the arena runs
   super-hard without it to stay reproducible, so this player's results depend on the machine's
-  speed and load: run it alone, pair it with super-hard's records on the same deals
-  (``benchmarks/paired.py``), and quote the machine's speed beside it;
+  speed and load: give each game a core of its own (no more processes than cores), pair it with
+  super-hard's records on the same deals (``benchmarks/paired.py``), and quote the machine's speed
+  beside it;
 - ``intermediate-noline``: intermediate whose duel farmer plans its whole hand, as before
   it learnt to keep its worst cards for the handicap line (``policy.Style.to_the_line`` off);
 - ``style-greedy``, ``style-cautious``, ``style-bombs``: one style of the bots' own opponent
