@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import numpy as np  # noqa: E402
 
 from dizhu.env import DizhuEnv, env as wrapped_env  # noqa: E402
+from douzero_peer import random_table  # noqa: E402
 
 
 def dizhu_steps(steps: int, seed: int, variant: str = "classic", bidding: bool = False,
@@ -93,20 +94,14 @@ def douzero_env_steps(steps: int, seed: int) -> float | None:
 
 
 def douzero_game_steps(steps: int, seed: int) -> float | None:
-    try:
-        from douzero.env.game import GameEnv
-        from douzero.evaluation.random_agent import RandomAgent
-    except ImportError:
+    table = random_table(seed)
+    if table is None:
         return None
-    random.seed(seed)
-    env = GameEnv({pos: RandomAgent() for pos in ("landlord", "landlord_up", "landlord_down")})
-    deck = [r for r in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
+    env, deal = table
     done = 0
     start = time.perf_counter()
     while done < steps:
-        random.shuffle(deck)
-        env.card_play_init({"landlord": sorted(deck[:20]), "landlord_up": sorted(deck[20:37]),
-                            "landlord_down": sorted(deck[37:54]), "three_landlord_cards": sorted(deck[17:20])})
+        deal()
         while not env.game_over:
             env.step()
             done += 1

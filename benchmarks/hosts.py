@@ -30,55 +30,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 
-from served import add_player_options, computer_moves, cpu_seconds, line, percentile, start_server, timed
+from served import RequestStats, add_player_options, cpu_seconds, percentile, play, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@dataclass
-class Stats:
-    reads: list[float] = field(default_factory=list)
-    acts: list[float] = field(default_factory=list)
-    creates: list[float] = field(default_factory=list)
-    decisions: list[float] = field(default_factory=list)
-    decision_count: int = 0
-    requests: int = 0
-    errors: int = 0
-    error_samples: list[str] = field(default_factory=list)
-    rounds: int = 0
-
-    def error(self, what: str) -> None:
-        self.errors += 1
-        if len(self.error_samples) < 5:
-            self.error_samples.append(what)
-
-
-def record_thinking(stats: Stats, response: httpx.Response, elapsed: float) -> dict:
-    """The act-like answer's figures; its view."""
-    view = response.json()
-    stats.acts.append(elapsed)
-    decisions = computer_moves(view)
-    if decisions:
-        stats.decisions.append(elapsed / decisions)
-        stats.decision_count += decisions
-    return view
-
-
-async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stats: Stats,
+async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stats: RequestStats,
                  start_at: float, hosts: list[str]) -> None:
-    rng = random.Random(n)
     turn = n  # the next request goes to hosts[turn % len(hosts)]
 
     def at(path: str) -> str:
@@ -86,43 +54,8 @@ async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, st
         if not args.affinity:
             turn += 1
         return hosts[turn % len(hosts)] + path
-    variant = args.variant if args.variant != "both" else ("classic", "duel")[n % 2]
-    await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
-    response, elapsed = await timed(stats, client, "POST", at("/api/games"),
-                                    json={"variant": variant, "level": args.level})
-    if response is None:
-        return
-    stats.creates.append(elapsed)
-    created = response.json()
-    base = f"/api/games/{created['game_id']}"
-    headers = {"Authorization": f"Bearer {created['token']}"}
-    view = created["view"]
-    moves = 0
-    for round_index in range(args.rounds):
-        while view["observation"]["phase"] != "over":
-            response, elapsed = await timed(stats, client, "GET", at(base), headers=headers,
-                                            params={"since": view["event_count"]})
-            if response is None:
-                return
-            stats.reads.append(elapsed)
-            view = response.json()
-            await asyncio.sleep(rng.uniform(0, 2 * args.think))
-            legal = view["observation"]["legal_actions"]
-            body = {"action": rng.choice(legal), "version": view["version"], "request_id": f"{n}-{moves}"}
-            moves += 1
-            response, elapsed = await timed(stats, client, "POST", at(f"{base}/act"), headers=headers, json=body)
-            if response is None:
-                return
-            view = record_thinking(stats, response, elapsed)
-        stats.rounds += 1
-        if round_index + 1 < args.rounds:
-            body = {"version": view["version"], "request_id": f"{n}-next-{round_index}"}
-            path = "new-match" if view["match_over"] else "another-round"
-            response, elapsed = await timed(stats, client, "POST", at(f"{base}/{path}"), headers=headers,
-                                            json=body)
-            if response is None:
-                return
-            view = record_thinking(stats, response, elapsed)
+
+    await play(n, client, args, stats, start_at, at)
 
 
 def server_options(args: argparse.Namespace, database: str | None) -> list[str]:
@@ -136,8 +69,8 @@ def server_options(args: argparse.Namespace, database: str | None) -> list[str]:
     return options + (["--database", database] if database else [])
 
 
-async def run(args: argparse.Namespace, urls: list[str]) -> Stats:
-    stats = Stats()
+async def run(args: argparse.Namespace, urls: list[str]) -> RequestStats:
+    stats = RequestStats()
     connections = args.players * len(urls)
     limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
     async with httpx.AsyncClient(limits=limits, timeout=60) as client:
@@ -228,21 +161,14 @@ def main() -> int:
           + (f", --workers {args.workers}" if args.workers is not None else "")
           + (f", --bot-budget {args.bot_budget}" if args.bot_budget is not None else "")
           + f", {os.cpu_count()} CPUs")
-    print(f"  {stats.rounds} rounds finished, {stats.requests} requests in {elapsed:.1f} s = "
-          f"{stats.requests / elapsed:.1f} requests/s, errors: {stats.errors}")
-    for sample in stats.error_samples:
-        print(f"    error: {sample}")
-    print(line("view reads (GET)", stats.reads))
-    print(line("human actions (whole request)", stats.acts))
-    print(line("per computer decision", stats.decisions))
-    print(line("game creation", stats.creates))
+    stats.report(elapsed)
     if stats.decisions:
         p95 = percentile(stats.decisions, 95)
         print(f"  per computer decision p95: {p95 * 1000:.1f} ms "
               f"(<= 1 s: {'yes' if p95 <= 1.0 else 'NO'})")
-    if server_cpu is not None and stats.decision_count:
-        print(f"  computer decisions: {stats.decision_count}, bot workers' CPU per decision: "
-              f"{server_cpu[1] / stats.decision_count * 1000:.1f} ms")
+    if server_cpu is not None and len(stats.decisions):
+        print(f"  computer decisions: {len(stats.decisions)}, bot workers' CPU per decision: "
+              f"{server_cpu[1] / len(stats.decisions) * 1000:.1f} ms")
     if server_cpu is not None and stats.requests:
         print(f"  servers' CPU per request: {server_cpu[0] / stats.requests * 1000:.2f} ms"
               + (f", PostgreSQL's: {database_cpu / stats.requests * 1000:.2f} ms" if database_cpu is not None else ""))

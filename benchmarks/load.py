@@ -42,7 +42,6 @@ import argparse
 import asyncio
 import multiprocessing
 import os
-import random
 import re
 import shutil
 import signal
@@ -56,82 +55,25 @@ from pathlib import Path
 
 import httpx
 
-from served import add_player_options, computer_moves, cpu_seconds, line, percentile, start_server, timed
+from served import RequestStats, add_player_options, cpu_seconds, percentile, play, start_server, timed
 
 ROOT = Path(__file__).resolve().parents[1]
 FALLBACK = re.compile(r"fallback move in game (\S+)")
 
 
 @dataclass
-class Stats:
-    reads: list[float] = field(default_factory=list)
-    acts: list[float] = field(default_factory=list)
-    decisions: list[float] = field(default_factory=list)
-    creates: list[float] = field(default_factory=list)
-    requests: int = 0
-    errors: int = 0
-    error_samples: list[str] = field(default_factory=list)
-    rounds: int = 0
+class Stats(RequestStats):
     games: set[str] = field(default_factory=set)
     greedy_games: set[str] = field(default_factory=set)
     greedy_moves: int = 0
     greedy_refused: int = 0
 
-    def error(self, what: str) -> None:
-        self.errors += 1
-        if len(self.error_samples) < 5:
-            self.error_samples.append(what)
-
-
-def note_action(stats: Stats, view: dict, elapsed: float) -> None:
-    stats.acts.append(elapsed)
-    moves = computer_moves(view)
-    if moves:
-        stats.decisions.extend([elapsed / moves] * moves)
-
 
 async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stats: Stats,
                  start_at: float) -> None:
-    rng = random.Random(n)
-    variant = args.variant if args.variant != "both" else ("classic", "duel")[n % 2]
-    await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
-    response, elapsed = await timed(stats, client, "POST", "/api/games",
-                                    json={"variant": variant, "level": args.level})
-    if response is None:
-        return
-    stats.creates.append(elapsed)
-    created = response.json()
-    stats.games.add(created["game_id"][:8])
-    base = f"/api/games/{created['game_id']}"
-    headers = {"Authorization": f"Bearer {created['token']}"}
-    view = created["view"]
-    moves = 0
-    for round_index in range(args.rounds):
-        while view["observation"]["phase"] != "over":
-            response, elapsed = await timed(stats, client, "GET", base, headers=headers,
-                                            params={"since": view["event_count"]})
-            if response is None:
-                return
-            stats.reads.append(elapsed)
-            view = response.json()
-            await asyncio.sleep(rng.uniform(0, 2 * args.think))
-            legal = view["observation"]["legal_actions"]
-            body = {"action": rng.choice(legal), "version": view["version"], "request_id": f"{n}-{moves}"}
-            moves += 1
-            response, elapsed = await timed(stats, client, "POST", f"{base}/act", headers=headers, json=body)
-            if response is None:
-                return
-            view = response.json()
-            note_action(stats, view, elapsed)
-        stats.rounds += 1
-        if round_index + 1 < args.rounds:
-            body = {"version": view["version"], "request_id": f"{n}-next-{round_index}"}
-            path = "new-match" if view["match_over"] else "another-round"
-            response, elapsed = await timed(stats, client, "POST", f"{base}/{path}", headers=headers, json=body)
-            if response is None:
-                return
-            view = response.json()
-            note_action(stats, view, elapsed)
+    game_id = await play(n, client, args, stats, start_at)
+    if game_id is not None:
+        stats.games.add(game_id[:8])  # the server's log names a game by its first 8 characters
 
 
 async def greedy_game(n: int, client: httpx.AsyncClient, stats: Stats, stop_at: float) -> None:
@@ -321,14 +263,7 @@ def main() -> int:
           f"computers, think time mean {args.think:.2f} s, server --sync {args.sync}"
           + (f", --workers {args.workers}" if args.workers is not None else "")
           + f", {os.cpu_count()} CPUs, {priority}")
-    print(f"  {stats.rounds} rounds finished, {stats.requests} requests in {elapsed:.1f} s = "
-          f"{stats.requests / elapsed:.1f} requests/s, errors: {stats.errors}")
-    for sample in stats.error_samples:
-        print(f"    error: {sample}")
-    print(line("view reads (GET)", stats.reads))
-    print(line("human actions (whole request)", stats.acts))
-    print(line("per computer decision", stats.decisions))
-    print(line("game creation", stats.creates))
+    stats.report(elapsed)
     if stats.decisions:
         print(f"  mean per computer decision: {statistics.mean(stats.decisions) * 1000:.1f} ms")
     mine = sum(1 for game in fallbacks if game in stats.games)

@@ -32,6 +32,7 @@ from dizhu.cards import hand_from_counts  # noqa: E402
 from dizhu.game import RandomPlayer  # noqa: E402
 from dizhu.moves import play_table  # noqa: E402
 from dizhu.variants import CLASSIC  # noqa: E402
+from douzero_peer import random_table  # noqa: E402
 
 
 def drive(round_: Round, players) -> None:
@@ -63,25 +64,13 @@ def dizhu_play_only(count: int, seed: int) -> float:
 
 
 def douzero_play_only(count: int, seed: int) -> float | None:
-    try:
-        from douzero.env.game import GameEnv
-        from douzero.evaluation.random_agent import RandomAgent
-    except ImportError:
+    table = random_table(seed)
+    if table is None:
         return None
-    random.seed(seed)
-    env = GameEnv({pos: RandomAgent() for pos in ("landlord", "landlord_up", "landlord_down")})
-    deck = [r for r in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
+    env, deal = table
     start = time.perf_counter()
     for _ in range(count):
-        random.shuffle(deck)
-        env.card_play_init(
-            {
-                "landlord": sorted(deck[:20]),
-                "landlord_up": sorted(deck[20:37]),
-                "landlord_down": sorted(deck[37:54]),
-                "three_landlord_cards": sorted(deck[17:20]),
-            }
-        )
+        deal()
         while not env.game_over:
             env.step()
         env.reset()

@@ -1,16 +1,20 @@
 """What the HTTP benchmarks share: a real `dizhu serve` started on a free port, the simulated
-players' options, percentiles, and the CPU seconds of a process tree (Linux /proc)."""
+players' options and what they measured, percentiles, and the CPU seconds of a process tree
+(Linux /proc)."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
+import random
 import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Sequence
+from typing import IO, Any, Callable, Sequence
 
 import httpx
 
@@ -72,6 +76,43 @@ def line(name: str, values: list[float]) -> str:
             f"p99={percentile(ms, 99):7.1f}  max={max(ms) if ms else float('nan'):7.1f} ms")
 
 
+@dataclass
+class RequestStats:
+    """What the simulated players measured, in seconds of wall clock a request."""
+
+    reads: list[float] = field(default_factory=list)
+    acts: list[float] = field(default_factory=list)
+    creates: list[float] = field(default_factory=list)
+    decisions: list[float] = field(default_factory=list)
+    requests: int = 0
+    errors: int = 0
+    error_samples: list[str] = field(default_factory=list)
+    rounds: int = 0
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.error_samples) < 5:  # enough to see what went wrong, not a flood
+            self.error_samples.append(what)
+
+    def note_action(self, view: dict, elapsed: float) -> None:
+        """An act-like answer: its time, and that time shared among the computer decisions it brought."""
+        self.acts.append(elapsed)
+        moves = computer_moves(view)
+        if moves:
+            self.decisions.extend([elapsed / moves] * moves)
+
+    def report(self, elapsed: float) -> None:
+        """Print the throughput, the errors seen and the percentiles of each kind of request."""
+        print(f"  {self.rounds} rounds finished, {self.requests} requests in {elapsed:.1f} s = "
+              f"{self.requests / elapsed:.1f} requests/s, errors: {self.errors}")
+        for sample in self.error_samples:
+            print(f"    error: {sample}")
+        print(line("view reads (GET)", self.reads))
+        print(line("human actions (whole request)", self.acts))
+        print(line("per computer decision", self.decisions))
+        print(line("game creation", self.creates))
+
+
 def cpu_seconds(pid: int) -> tuple[float, float]:
     """CPU seconds (user + system) of a process and of its children (Linux /proc)."""
     tick = os.sysconf("SC_CLK_TCK")
@@ -114,3 +155,51 @@ async def timed(stats: Any, client: httpx.AsyncClient, method: str, url: str, **
 def computer_moves(view: dict) -> int:
     """Computer decisions (bids, plays, passes) among the events an answer brought back."""
     return sum(1 for e in view["events"] if e["type"] in ("bid", "play", "pass") and e.get("seat", 0) != 0)
+
+
+async def play(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stats: RequestStats,
+               start_at: float, at: Callable[[str], str] = lambda path: path) -> str | None:
+    """Simulated player ``n``: at ``start_at`` it creates a game (``args.variant``, ``args.level``) and
+    plays ``args.rounds`` rounds of it with random legal actions, thinking ``args.think`` seconds on
+    average before each; ``at`` makes a path a URL.  Returns the game's id, None if creating it failed."""
+    rng = random.Random(n)
+    variant = args.variant if args.variant != "both" else ("classic", "duel")[n % 2]
+    await asyncio.sleep(max(0.0, start_at - time.perf_counter()))
+    response, elapsed = await timed(stats, client, "POST", at("/api/games"),
+                                    json={"variant": variant, "level": args.level})
+    if response is None:
+        return None
+    stats.creates.append(elapsed)
+    created = response.json()
+    base = f"/api/games/{created['game_id']}"
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    view = created["view"]
+    moves = 0
+    for round_index in range(args.rounds):
+        while view["observation"]["phase"] != "over":
+            response, elapsed = await timed(stats, client, "GET", at(base), headers=headers,
+                                            params={"since": view["event_count"]})
+            if response is None:
+                return created["game_id"]
+            stats.reads.append(elapsed)
+            view = response.json()
+            await asyncio.sleep(rng.uniform(0, 2 * args.think))
+            legal = view["observation"]["legal_actions"]
+            body = {"action": rng.choice(legal), "version": view["version"], "request_id": f"{n}-{moves}"}
+            moves += 1
+            response, elapsed = await timed(stats, client, "POST", at(f"{base}/act"), headers=headers, json=body)
+            if response is None:
+                return created["game_id"]
+            view = response.json()
+            stats.note_action(view, elapsed)
+        stats.rounds += 1
+        if round_index + 1 < args.rounds:
+            body = {"version": view["version"], "request_id": f"{n}-next-{round_index}"}
+            path = "new-match" if view["match_over"] else "another-round"
+            response, elapsed = await timed(stats, client, "POST", at(f"{base}/{path}"), headers=headers,
+                                            json=body)
+            if response is None:
+                return created["game_id"]
+            view = response.json()
+            stats.note_action(view, elapsed)
+    return created["game_id"]
