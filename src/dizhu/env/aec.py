@@ -99,6 +99,23 @@ def render_text(round_: Round) -> str:
     return "\n".join(lines)
 
 
+def check_render_mode(mode: str | None, metadata: dict[str, Any]) -> None:
+    """Refuse a render mode the environment does not list."""
+    if mode is not None and mode not in metadata["render_modes"]:
+        raise ValueError(f"unknown render mode {mode!r}")
+
+
+def render_round(round_: Round | None, mode: str | None) -> str | None:
+    """An environment's ``render()``: the table's text in "ansi" mode; printed, and None, in "human"."""
+    if round_ is None:
+        return None
+    text = render_text(round_)
+    if mode == "human":
+        print(text)
+        return None
+    return text
+
+
 class DizhuEnv(AECEnv):
     """Dou Dizhu as a PettingZoo AEC environment (see the module docstring).
 
@@ -117,8 +134,7 @@ class DizhuEnv(AECEnv):
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r} (expected 'points' or 'win')")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render mode {render_mode!r}")
+        check_render_mode(render_mode, self.metadata)
         self.variant = get_variant(variant)
         self.bidding = bidding
         self.reward = reward
@@ -231,13 +247,7 @@ class DizhuEnv(AECEnv):
         return self.actions.text(index) if 0 <= index < len(self.actions) else "out of range"
 
     def render(self) -> str | None:
-        if self.round is None:
-            return None
-        text = render_text(self.round)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_round(self.round, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..arena import PLAYERS, make_player
 from ..game import Round
-from .aec import REWARDS, deal_round, render_text, seat_rewards
+from .aec import REWARDS, check_render_mode, deal_round, render_round, render_text, seat_rewards
 from .encoding import ActionSpace, Layout, Table
 
 __all__ = ["SeatEnv"]
@@ -61,8 +61,7 @@ class SeatEnv(gymnasium.Env):
         self.reward = reward
         self.illegal_reward = illegal_reward
         self.budget = budget
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render mode {render_mode!r}")
+        check_render_mode(render_mode, self.metadata)
         self.render_mode = render_mode
         n = len(self.actions)
         self.action_space = gymnasium.spaces.Discrete(n)
@@ -123,10 +122,4 @@ class SeatEnv(gymnasium.Env):
         return self._observe(), reward, True, False, self._info()
 
     def render(self) -> str | None:
-        if self.round is None:
-            return None
-        text = render_text(self.round)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_round(self.round, self.render_mode)
