@@ -17,8 +17,9 @@ as a balancer that hashes the game id sends them).  Reported:
 
 - requests/s and errors (any non-2xx answer or failed connection);
 - latency p50/p90/p99/max of view reads, of human actions (the whole act request) and per
-  computer decision (a request's time over the computers' actions in its answer), with its
-  p95; the servers run with `--pace 0`, so these are raw times, not the paced ones players see;
+  computer decision (a request's time shared among the computers' actions in its answer, one
+  entry each), with its p95; the servers run with `--pace 0`, so these are raw times, not the
+  paced ones players see;
 - CPU seconds of the hosts, their bot workers and PostgreSQL.
 
 The target on a 2-core machine: 50 players, zero errors, p99 <= 50 ms for reads.
