@@ -32,7 +32,7 @@ import numpy as np
 
 from ..arena import PLAYERS, make_player
 from ..game import Round
-from .aec import REWARDS, check_render_mode, deal_round, render_round, render_text, seat_rewards
+from .aec import REWARDS, check_render_mode, deal_round, render_round, seat_rewards
 from .encoding import ActionSpace, Layout, Table
 
 __all__ = ["SeatEnv"]
@@ -115,7 +115,7 @@ class SeatEnv(gymnasium.Env):
         self.table.apply(self.seat, self.actions.actions[index])
         self._play_bots()
         if self.render_mode == "human":
-            print(render_text(self.round))
+            self.render()
         if self.round.result is None:
             return self._observe(), 0.0, False, False, self._info()
         reward = seat_rewards(self.round, self.reward)[self.seat]
