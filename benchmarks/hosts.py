@@ -167,7 +167,7 @@ def main() -> int:
         p95 = percentile(stats.decisions, 95)
         print(f"  per computer decision p95: {p95 * 1000:.1f} ms "
               f"(<= 1 s: {'yes' if p95 <= 1.0 else 'NO'})")
-    if server_cpu is not None and len(stats.decisions):
+    if server_cpu is not None and stats.decisions:
         print(f"  computer decisions: {len(stats.decisions)}, bot workers' CPU per decision: "
               f"{server_cpu[1] / len(stats.decisions) * 1000:.1f} ms")
     if server_cpu is not None and stats.requests:

@@ -134,7 +134,7 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
     return of(pid), children
 
 
-async def timed(stats: Any, client: httpx.AsyncClient, method: str, url: str, **kwargs: Any):
+async def timed(stats: RequestStats, client: httpx.AsyncClient, method: str, url: str, **kwargs: Any):
     """One request: ``(response, seconds)``, or ``(None, seconds)`` after counting a failure
     (no answer, or not 2xx) in ``stats`` (``requests``, ``error(text)``)."""
     start = time.perf_counter()
@@ -171,7 +171,8 @@ async def play(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stat
         return None
     stats.creates.append(elapsed)
     created = response.json()
-    base = f"/api/games/{created['game_id']}"
+    game_id = created["game_id"]
+    base = f"/api/games/{game_id}"
     headers = {"Authorization": f"Bearer {created['token']}"}
     view = created["view"]
     moves = 0
@@ -180,7 +181,7 @@ async def play(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stat
             response, elapsed = await timed(stats, client, "GET", at(base), headers=headers,
                                             params={"since": view["event_count"]})
             if response is None:
-                return created["game_id"]
+                return game_id
             stats.reads.append(elapsed)
             view = response.json()
             await asyncio.sleep(rng.uniform(0, 2 * args.think))
@@ -189,7 +190,7 @@ async def play(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stat
             moves += 1
             response, elapsed = await timed(stats, client, "POST", at(f"{base}/act"), headers=headers, json=body)
             if response is None:
-                return created["game_id"]
+                return game_id
             view = response.json()
             stats.note_action(view, elapsed)
         stats.rounds += 1
@@ -199,7 +200,7 @@ async def play(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stat
             response, elapsed = await timed(stats, client, "POST", at(f"{base}/{path}"), headers=headers,
                                             json=body)
             if response is None:
-                return created["game_id"]
+                return game_id
             view = response.json()
             stats.note_action(view, elapsed)
-    return created["game_id"]
+    return game_id
