@@ -101,6 +101,67 @@ def test_the_styles_are_asked_compiled_and_answer_as_in_python(kernel, monkeypat
     assert len(calls) == 1
 
 
+def test_one_style_plays_compiled_the_very_play_python_gives(kernel, monkeypatch, native_parity):
+    """``styles.play`` (the look-ahead's replies, the shortlist's rule choice) takes a dice-free
+    style's play from the kernel: the same interned play the Python style returns; the normal
+    style plays in Python and draws from the caller's generator as it always did."""
+    cases = [c for c, _, _ in native_parity.decision_cases(1500, 6)]
+    calls, compiled_picks = [], kernel.picks
+    monkeypatch.setattr(kernel, "picks", lambda *args: calls.append(args) or compiled_picks(*args))
+    dice_free = [style for name, style in OWN_STYLES.items() if name != "normal"]
+    wrong = [(ctx, style.__name__) for ctx in cases for style in dice_free
+             if styles.play(style, ctx, random.Random(1)) is not style(ctx, random.Random(1))]
+    assert wrong == [] and len(calls) == len(cases) * len(dice_free)
+    normal = STYLES["normal"]
+    for k, ctx in enumerate(cases[:300]):
+        mine, theirs = random.Random(k), random.Random(k)
+        assert styles.play(normal, ctx, mine) == normal(ctx, theirs)
+        assert mine.random() == theirs.random()
+    assert len(calls) == len(cases) * len(dice_free)  # the normal style never went to the kernel
+
+
+def test_the_look_ahead_ends_compiled_as_in_python(kernel, monkeypatch):
+    """At the bot's next decision, the look-ahead's options (the rule policy's play first, then the
+    shortlist's) are played out in one call of the kernel: the same values and decisions as the
+    Python loop, in both variants, with every style of the library at the other seats."""
+    from dizhu.bots.policy import Ctx
+
+    rng, cases = random.Random(8), []
+    for k in range(30):
+        variant = ("classic", "duel")[k % 2]
+        round_ = Round.deal(variant, seed=f"ahead-{k}")
+        bots = [create("normal", variant, seed=(k, s)) for s in range(round_.players)]
+        while round_.result is None:
+            obs = round_.observation(round_.to_act)
+            if obs["phase"] == "playing" and rng.random() < 0.4:
+                view = View.of(obs)
+                root = search.Sim(view, search.sample_world(view, rng))
+                move = rng.choice(search._candidates(Ctx.of(view))[0])
+                seats = [STYLES[rng.choice(STYLE_NAMES)] for _ in range(round_.players)]
+                config = search.SearchConfig(lookahead=rng.randint(1, 6))
+                cases.append((view, root, move, seats, rng.getrandbits(32), config))
+            round_.apply(round_.to_act, bots[round_.to_act].decide(obs))
+    calls, compiled_lookahead = [], kernel.lookahead
+    monkeypatch.setattr(kernel, "lookahead", lambda *args: calls.append(args) or compiled_lookahead(*args))
+    found = [search.to_next_decision(*case) for case in cases]
+    assert len(cases) > 300 and len(calls) > len(cases) // 2  # (some rounds end before the next decision)
+    assert {len(values) for _, values, _ in found} >= {1, 2, 3, 4, 5, 6}
+    monkeypatch.setattr(search, "_native_lookahead", lambda seats, config: None)
+    assert [search.to_next_decision(*case) for case in cases] == found
+    # a shortlist of other sizes, or the own style's move first: the kernel does not know them
+    monkeypatch.undo()
+    for other in ({"all_leads": 8}, {"small_leads": 2}, {"all_replies": 6}, {"lookahead_first": "own"}):
+        assert search._native_lookahead([STYLES["greedy"]] * 2, search.SearchConfig(**other)) is None
+    assert search._native_lookahead([STYLES["greedy"]] * 2, search.SearchConfig()) is not None
+    view, root = cases[0][:2]
+    sim = root.copy()
+    sim.apply(cases[0][2])
+    with pytest.raises(ValueError, match="me's own decision"):
+        kernel.lookahead(sim.hands, sim.landlord, sim.handicap, sim.to_act, sim.last, sim.passes, sim.played,
+                         sim.deck, sim.plays_made, sim.doublings, [NATIVE_SPECS[STYLES["greedy"]]] * sim.players,
+                         view.seat, 1, 400, 3, NATIVE_SPECS[search._own])
+
+
 def test_bad_input_is_refused_with_a_clear_error(kernel):
     hand, unseen = (1,) + (0,) * 14, (0, 4) + (0,) * 13
     spec = native_spec("intermediate")
@@ -219,6 +280,27 @@ def test_each_table_has_its_own_network(kernel, native_parity):
     finally:
         kernel.set_net(*net(3).kernel_args(3))
     assert moved, "classic's decisions played the same with the duel's network"
+
+
+def test_a_network_of_any_width_scores_compiled_as_in_python(kernel, native_parity, monkeypatch):
+    # the shipped networks' width (32 units) has a path of its own in the kernel; another takes the other
+    from dizhu.bots import distilled
+
+    shipped, rng = distilled.net(3), random.Random(9)
+    narrow = distilled.Net(shipped.mean, shipped.scale, tuple(tuple(rng.gauss(0, 0.3) for _ in range(20))
+                                                            for _ in shipped.w1),
+                           tuple(rng.gauss(0, 0.1) for _ in range(20)), tuple(rng.gauss(0, 1) for _ in range(20)))
+    which = native_parity.NAMES.index("distilled")
+    cases = [c for c in native_parity.decision_cases(600, 7) if c[0].players == 3]
+    before = [native_parity.picks_python(*c)[which] for c in cases]
+    monkeypatch.setattr(distilled, "net", lambda players: narrow if players == 3 else shipped)
+    try:
+        kernel.set_net(*narrow.kernel_args(3))
+        found = [native_parity.picks_compiled(*c)[which] for c in cases]
+        assert found == [native_parity.picks_python(*c)[which] for c in cases]
+    finally:
+        kernel.set_net(*shipped.kernel_args(3))
+    assert found != before  # (the narrow network plays otherwise)
 
 
 def test_the_compiled_features_sit_where_names_puts_them():

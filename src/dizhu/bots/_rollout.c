@@ -1,8 +1,9 @@
 /* The super-hard bot's rollouts, compiled: a round played to its end by the bots' styles.
  *
  * rollout(...) is dizhu.bots.search._rollout when every seat plays a style of the library
- * (dizhu.bots.styles), and picks(...) is one decision of each of several styles (the reading's
- * question, dizhu.bots.styles.picks): the policies of
+ * (dizhu.bots.styles), lookahead(...) the end of search.to_next_decision (the rule policy's next move
+ * and the shortlist's others, each rolled out), and picks(...) is one decision of each of several
+ * styles (the reading's question, dizhu.bots.styles.picks): the policies of
  * dizhu.bots.policy (intermediate under a Style's thresholds, normal), the greedy and bomb-happy
  * styles of dizhu.bots.styles and the distilled policy (dizhu.bots.distilled), decision for decision.  The Python code stays the reference:
  * tests/test_rollout_native.py and tools/native_parity.py compare the two (the normal style draws
@@ -904,17 +905,28 @@ static void features(const Ctx *x, const Cand *cand, int is_policy, int base, in
     }
 }
 
-static double net_score(const Net *net, const double *f) {
-    double z[N_FEATURES], out = 0.0;
-    for (int i = 0; i < N_FEATURES; i++)
-        z[i] = (f[i] - net->mean[i]) / net->scale[i];
-    for (int h = 0; h < net->hidden; h++) {
-        double a = net->b1[h];
-        for (int i = 0; i < N_FEATURES; i++)
-            a += z[i] * net->w1[i * net->hidden + h];
-        if (a > 0)
-            out += a * net->w2[h];
+/* The hidden units' sums a, feature by feature, then unit by unit: each unit still sums its terms in the
+ * features' order (Python's, to the last bit), and the units' sums no longer wait on one another. */
+static inline void net_units(const Net *net, const double *f, int hidden, double *a) {
+    for (int i = 0; i < N_FEATURES; i++) {
+        double z = (f[i] - net->mean[i]) / net->scale[i];
+        const double *w = net->w1 + i * hidden;
+        for (int h = 0; h < hidden; h++)
+            a[h] += z * w[h];
     }
+}
+
+static double net_score(const Net *net, const double *f) {
+    int hidden = net->hidden;
+    double a[MAX_HIDDEN], out = 0.0;
+    memcpy(a, net->b1, hidden * sizeof *a);
+    if (hidden == 32)
+        net_units(net, f, 32, a); /* the shipped networks' width: a constant, the compiler uses vectors */
+    else
+        net_units(net, f, hidden, a);
+    for (int h = 0; h < hidden; h++)
+        if (a[h] > 0)
+            out += a[h] * net->w2[h];
     return out;
 }
 
@@ -1193,6 +1205,188 @@ static PyObject *rollout_picks(PyObject *self, PyObject *const *args, Py_ssize_t
     return out;
 }
 
+/* ---- a round in play (search.Sim) */
+
+typedef struct {
+    int n, landlord, handicap, to_act, passes, doublings, has_last, last_seat;
+    uint8_t hands[MAX_SEATS][NUM_RANKS], played[NUM_RANKS], deck[NUM_RANKS];
+    int plays_made[MAX_SEATS], left[MAX_SEATS];
+    Play last;
+} World;
+
+/* What the seat to act knows (Sim.ctx). */
+static void ctx_of(const World *w, Ctx *x) {
+    int seat = w->to_act;
+    x->players = w->n;
+    x->landlord = w->landlord;
+    x->handicap = w->handicap;
+    x->seat = seat;
+    memcpy(x->hand, w->hands[seat], NUM_RANKS);
+    for (int r = 0; r < NUM_RANKS; r++)
+        x->unseen[r] = w->deck[r] - w->played[r] - w->hands[seat][r];
+    memcpy(x->left, w->left, sizeof w->left);
+    x->has_last = w->has_last;
+    x->last_seat = w->last_seat;
+    x->last = w->last;
+}
+
+/* Sim.apply of a play (played 0: a pass) by the seat to act; 1 if that seat has won (rules.has_won),
+ * and then it is still the seat to act. */
+static int world_apply(World *w, int played, const Play *p) {
+    int seat = w->to_act;
+    if (!played) {
+        w->passes++;
+        if (w->passes == w->n - 1) { /* rules.trick_over */
+            w->to_act = w->last_seat;
+            w->has_last = 0;
+            w->passes = 0;
+        } else
+            w->to_act = next_seat(seat, w->n);
+        return 0;
+    }
+    for (int r = 0; r < NUM_RANKS; r++) {
+        int k = COUNT(p->key, r);
+        w->hands[seat][r] -= k;
+        w->played[r] += k;
+    }
+    w->left[seat] -= p->size;
+    w->plays_made[seat]++;
+    if (IS_BOMB(p))
+        w->doublings++;
+    w->has_last = 1;
+    w->last_seat = seat;
+    w->last = *p;
+    w->passes = 0;
+    if (w->left[seat] <= (seat == w->landlord ? 0 : w->handicap))
+        return 1;
+    w->to_act = next_seat(seat, w->n);
+    return 0;
+}
+
+/* Sim.value: the points for me's side when `winner` has just gone out (rules.spring counted). */
+static double world_value(const World *w, int winner, int me) {
+    int spring;
+    if (winner == w->landlord) {
+        spring = 1;
+        for (int s = 0; s < w->n; s++)
+            if (s != w->landlord && w->plays_made[s])
+                spring = 0;
+    } else
+        spring = w->plays_made[w->landlord] == 1;
+    double score = (double)(1ull << (w->doublings + spring));
+    return (me == w->landlord) == (winner == w->landlord) ? score : -score;
+}
+
+/* search._rollout: w played to its end (at most limit decisions), each seat by its style; the value
+ * for me's side in *value and the decisions made in *steps (0.0 and limit if it never ends).  0, or
+ * -1 with an error set. */
+static int play_to_end(World *w, const Style *styles, int me, uint64_t luck, long limit, double *value,
+                       long *steps) {
+    Draws d = {0, {0, 0}, 0, luck};
+    Ctx x = {0};
+    for (long step = 1; step <= limit; step++) {
+        ctx_of(w, &x);
+        Play p;
+        busy = 1;
+        int played = decide_style(&x, &styles[w->to_act], &d, &p);
+        busy = 0;
+        if (failed)
+            return -1;
+        if (!played && !w->has_last) {
+            no_play(); /* a lead is never passed */
+            return -1;
+        }
+        if (world_apply(w, played, &p)) {
+            *value = world_value(w, w->to_act, me);
+            *steps = step;
+            return 0;
+        }
+    }
+    *value = 0.0;
+    *steps = limit;
+    return 0;
+}
+
+/* The round of args[0..10] (hands, landlord, handicap, to_act, last, passes, played, deck, plays_made,
+ * doublings, styles: a Sim's fields and a style spec for each seat) into w and styles; 0, or -1 with
+ * an error set. */
+static int parse_world(PyObject *const *args, World *w, Style *styles) {
+    Py_ssize_t players = PySequence_Length(args[0]);
+    if (players < 2 || players > MAX_SEATS) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
+        return -1;
+    }
+    int n = w->n = (int)players;
+    PyObject *hs = PySequence_Fast(args[0], "hands");
+    if (hs == NULL)
+        return -1;
+    for (int s = 0; s < n; s++)
+        if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), w->hands[s])) {
+            Py_DECREF(hs);
+            return -1;
+        }
+    Py_DECREF(hs);
+    PyObject *ss = PySequence_Fast(args[10], "styles");
+    if (ss == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(ss) != n) {
+        Py_DECREF(ss);
+        PyErr_SetString(PyExc_ValueError, "a style for each seat");
+        return -1;
+    }
+    for (int s = 0; s < n; s++)
+        if (parse_style(PySequence_Fast_GET_ITEM(ss, s), n, &styles[s])) {
+            Py_DECREF(ss);
+            return -1;
+        }
+    Py_DECREF(ss);
+    w->has_last = 0;
+    w->last_seat = -1;
+    w->last = (Play){0};
+    if ((w->landlord = small_int(args[1], n, "the landlord")) < 0 ||
+        (w->handicap = small_int(args[2], 21, "the handicap")) < 0 ||
+        (w->to_act = small_int(args[3], n, "the seat to act")) < 0 ||
+        (w->passes = small_int(args[5], n, "the passes")) < 0 ||
+        (w->doublings = small_int(args[9], 41, "the doublings")) < 0 ||
+        parse_last(args[4], n, &w->has_last, &w->last_seat, &w->last) ||
+        parse_counts(args[6], w->played) || parse_counts(args[7], w->deck) ||
+        parse_ints(args[8], w->plays_made, n, "plays_made"))
+        return -1;
+    for (int r = 0; r < NUM_RANKS; r++) {
+        int held = w->played[r];
+        for (int s = 0; s < n; s++)
+            held += w->hands[s][r];
+        if (held > w->deck[r]) {
+            PyErr_Format(PyExc_ValueError, "rank %d: more cards in the hands and played than in the deck", r);
+            return -1;
+        }
+    }
+    for (int s = 0; s < n; s++) {
+        w->left[s] = 0;
+        for (int r = 0; r < NUM_RANKS; r++)
+            w->left[s] += w->hands[s][r];
+        if (w->left[s] <= (s == w->landlord ? 0 : w->handicap)) {
+            PyErr_Format(PyExc_ValueError, "seat %d has already won: no round to play out", s);
+            return -1;
+        }
+    }
+    if (!w->has_last && w->passes) {
+        PyErr_SetString(PyExc_ValueError, "passes with no play to beat");
+        return -1;
+    }
+    return 0;
+}
+
+/* args[11..13] (me, luck, limit); 0, or -1 with an error set. */
+static int parse_run(PyObject *const *args, int players, int *me, uint64_t *luck, long *limit) {
+    if ((*me = small_int(args[11], players, "me")) < 0)
+        return -1;
+    *luck = PyLong_AsUnsignedLongLongMask(args[12]);
+    *limit = PyLong_AsLong(args[13]);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
 /* rollout(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings,
  *         styles, me, luck, limit) -> (value for me's side, decisions made): search._rollout. */
 static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1203,137 +1397,89 @@ static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize
     }
     if (ready())
         return NULL;
-    uint8_t hands[MAX_SEATS][NUM_RANKS], played[NUM_RANKS], deck[NUM_RANKS];
-    int plays_made[MAX_SEATS], left[MAX_SEATS];
+    World w;
     Style styles[MAX_SEATS];
-    Py_ssize_t players = PySequence_Length(args[0]);
-    if (players < 2 || players > MAX_SEATS) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
+    int me;
+    uint64_t luck;
+    long limit, steps;
+    double value;
+    if (parse_world(args, &w, styles) || parse_run(args, w.n, &me, &luck, &limit) ||
+        play_to_end(&w, styles, me, luck, limit, &value, &steps))
+        return NULL;
+    return Py_BuildValue("(dl)", value, steps);
+}
+
+/* lookahead(hands, ..., styles, me, luck, limit, options, rule) -> ([value of each option], decisions
+ * made): the end of search.to_next_decision, at me's decision: the play of the rule policy (rule: its
+ * spec) first, then the shortlist's other moves (candidates), `options` in all at most, each played
+ * out from the same luck. */
+static PyObject *rollout_lookahead(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 16) {
+        PyErr_SetString(PyExc_TypeError, "lookahead(hands, landlord, handicap, to_act, last, passes, played, "
+                                         "deck, plays_made, doublings, styles, me, luck, limit, options, rule)");
         return NULL;
     }
-    PyObject *hs = PySequence_Fast(args[0], "hands");
-    if (hs == NULL)
+    if (ready())
         return NULL;
-    for (int s = 0; s < players; s++)
-        if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), hands[s])) {
-            Py_DECREF(hs);
-            return NULL;
-        }
-    Py_DECREF(hs);
-    PyObject *ss = PySequence_Fast(args[10], "styles");
-    if (ss == NULL)
+    World w;
+    Style styles[MAX_SEATS], rule;
+    int me;
+    uint64_t luck;
+    long limit;
+    if (parse_world(args, &w, styles) || parse_run(args, w.n, &me, &luck, &limit))
         return NULL;
-    if (PySequence_Fast_GET_SIZE(ss) != players) {
-        Py_DECREF(ss);
-        PyErr_SetString(PyExc_ValueError, "a style for each seat");
+    long options = PyLong_AsLong(args[14]);
+    if (options == -1 && PyErr_Occurred())
         return NULL;
-    }
-    for (int s = 0; s < players; s++)
-        if (parse_style(PySequence_Fast_GET_ITEM(ss, s), (int)players, &styles[s])) {
-            Py_DECREF(ss);
-            return NULL;
-        }
-    Py_DECREF(ss);
-    int n = (int)players, has_last = 0, last_seat = -1;
-    Play last = {0};
-    int landlord, handicap, to_act, passes, doublings, me;
-    if ((landlord = small_int(args[1], n, "the landlord")) < 0 || (handicap = small_int(args[2], 21, "the handicap")) < 0 ||
-        (to_act = small_int(args[3], n, "the seat to act")) < 0 || (passes = small_int(args[5], n, "the passes")) < 0 ||
-        (doublings = small_int(args[9], 41, "the doublings")) < 0 || (me = small_int(args[11], n, "me")) < 0)
-        return NULL;
-    uint64_t luck = PyLong_AsUnsignedLongLongMask(args[12]);
-    long limit = PyLong_AsLong(args[13]);
-    if (PyErr_Occurred() || parse_last(args[4], n, &has_last, &last_seat, &last) ||
-        parse_counts(args[6], played) || parse_counts(args[7], deck) ||
-        parse_ints(args[8], plays_made, n, "plays_made"))
-        return NULL;
-    for (int r = 0; r < NUM_RANKS; r++) {
-        int held = played[r];
-        for (int s = 0; s < n; s++)
-            held += hands[s][r];
-        if (held > deck[r]) {
-            PyErr_Format(PyExc_ValueError, "rank %d: more cards in the hands and played than in the deck", r);
-            return NULL;
-        }
-    }
-    for (int s = 0; s < n; s++) {
-        left[s] = 0;
-        for (int r = 0; r < NUM_RANKS; r++)
-            left[s] += hands[s][r];
-        if (left[s] <= (s == landlord ? 0 : handicap)) {
-            PyErr_Format(PyExc_ValueError, "seat %d has already won: no round to play out", s);
-            return NULL;
-        }
-    }
-    if (!has_last && passes) {
-        PyErr_SetString(PyExc_ValueError, "passes with no play to beat");
+    if (options < 1 || options > MAX_CANDS) {
+        PyErr_Format(PyExc_ValueError, "options must be 1 to %d, not %ld", MAX_CANDS, options);
         return NULL;
     }
-    Draws d = {0, {0, 0}, 0, luck};
+    if (parse_style(args[15], w.n, &rule))
+        return NULL;
+    if (w.to_act != me) {
+        PyErr_SetString(PyExc_ValueError, "the look-ahead starts at me's own decision");
+        return NULL;
+    }
     Ctx x = {0};
-    x.players = n;
-    x.landlord = (int)landlord;
-    x.handicap = (int)handicap;
-    int seat = (int)to_act;
-    for (long step = 1; step <= limit; step++) {
-        memcpy(x.hand, hands[seat], NUM_RANKS);
-        for (int r = 0; r < NUM_RANKS; r++)
-            x.unseen[r] = deck[r] - played[r] - hands[seat][r];
-        x.seat = seat;
-        memcpy(x.left, left, sizeof left);
-        x.has_last = has_last;
-        x.last_seat = last_seat;
-        x.last = last;
-        Play p;
-        busy = 1;
-        int play = decide_style(&x, &styles[seat], &d, &p);
-        busy = 0;
-        if (failed)
+    ctx_of(&w, &x);
+    Play choice;
+    Draws none = {1, {0.0, 0.0}, 0, 0};
+    busy = 1;
+    int chose = decide_style(&x, &rule, &none, &choice);
+    busy = 0;
+    if (failed)
+        return NULL;
+    Cand c[MAX_CANDS + 2], opts[MAX_CANDS + 2];
+    int nc = candidates(&x, chose, &choice, c), k = 1;
+    opts[0].pass = !chose;
+    opts[0].p = choice;
+    for (int i = 0; i < nc && k < options; i++)
+        if (c[i].pass != !chose || (chose && c[i].p.key != choice.key))
+            opts[k++] = c[i];
+    PyObject *values = PyList_New(k);
+    if (values == NULL)
+        return NULL;
+    long total = 0;
+    for (int i = 0; i < k; i++) {
+        World t = w;
+        double value;
+        long used = 1;
+        if (world_apply(&t, !opts[i].pass, &opts[i].p))
+            value = world_value(&t, t.to_act, me);
+        else if (play_to_end(&t, styles, me, luck, limit, &value, &used)) {
+            Py_DECREF(values);
             return NULL;
-        if (!play && !has_last) {
-            no_play(); /* a lead is never passed */
+        }
+        PyObject *v = PyFloat_FromDouble(value);
+        if (v == NULL) {
+            Py_DECREF(values);
             return NULL;
         }
-        if (!play) { /* Sim.apply of a pass */
-            passes++;
-            if (passes == n - 1) {
-                seat = last_seat;
-                has_last = 0;
-                passes = 0;
-            } else
-                seat = next_seat(seat, n);
-            continue;
-        }
-        for (int r = 0; r < NUM_RANKS; r++) {
-            int k = COUNT(p.key, r);
-            hands[seat][r] -= k;
-            played[r] += k;
-        }
-        left[seat] -= p.size;
-        plays_made[seat]++;
-        if (IS_BOMB(&p))
-            doublings++;
-        has_last = 1;
-        last_seat = seat;
-        last = p;
-        passes = 0;
-        if (left[seat] <= (seat == landlord ? 0 : handicap)) { /* rules.has_won, then Sim.value */
-            int spring;
-            if (seat == landlord) {
-                spring = 1;
-                for (int s = 0; s < n; s++)
-                    if (s != landlord && plays_made[s])
-                        spring = 0;
-            } else
-                spring = plays_made[landlord] == 1;
-            double score = (double)(1ull << (doublings + spring));
-            int same = (me == landlord) == (seat == landlord);
-            return Py_BuildValue("(dl)", same ? score : -score, (long)step);
-        }
-        seat = next_seat(seat, n);
+        PyList_SET_ITEM(values, i, v);
+        total += used;
     }
-    return Py_BuildValue("(dl)", 0.0, limit);
+    return Py_BuildValue("(Nl)", values, total);
 }
 
 
@@ -1405,6 +1551,10 @@ static PyMethodDef methods[] = {
     {"rollout", (PyCFunction)(void (*)(void))rollout_rollout, METH_FASTCALL,
      "rollout(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings, styles, "
      "me, luck, limit) -> (value, decisions): search._rollout, compiled."},
+    {"lookahead", (PyCFunction)(void (*)(void))rollout_lookahead, METH_FASTCALL,
+     "lookahead(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings, styles, "
+     "me, luck, limit, options, rule) -> ([value of each option], decisions): the end of "
+     "search.to_next_decision, compiled."},
     {"set_net", (PyCFunction)(void (*)(void))rollout_set_net, METH_FASTCALL,
      "set_net(players, mean, scale, w1, b1, w2, margin): the distilled policy's network for a table of "
      "players (dizhu.bots.distilled)."},

@@ -35,7 +35,7 @@ import math
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import sub
+from operator import add, sub
 from typing import Mapping
 
 from ..cards import NUM_RANKS
@@ -131,32 +131,18 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
     (:func:`read_table`), against its own prior there, with its own HIT and MISS per style —
     at its latest ``recent`` decisions."""
     table = table or Table.neutral(view, prior)
-    players, landlord, me = view.players, view.landlord, view.seat
-    deck = view.variant.deck_counts
-    # each seat's hand when the play began: its cards now plus all it has played
-    held = [list(h) for h in hands]
-    plays = [(seat, _play(text)) for seat, text in view.history]
-    for seat, combo in plays:
-        if combo is not None:
-            for r, n in enumerate(combo.counts):
-                held[seat][r] += n
-    dealt = [h[:] for h in held]  # the replay below spends ``held``; the bids were made on these
-    # the decisions to read: each other seat's latest ``recent`` actions
-    wanted: dict[int, int] = {}
-    read_at: set[int] = set()
-    for i in range(len(plays) - 1, -1, -1):
-        seat = plays[i][0]
-        if seat != me and wanted.get(seat, 0) < recent:
-            wanted[seat] = wanted.get(seat, 0) + 1
-            read_at.add(i)
+    players, me = view.players, view.seat
+    replay = _replay_of(view, recent)
+    wanted = replay.wanted
+    # each seat's hand when the play began (the bids were made on these): its cards now plus all it played
+    dealt = [list(map(add, hands[s], replay.spent[s])) for s in range(players)]
     likelihood = {s: [1.0] * len(STYLE_NAMES) for s in range(players) if s != me}
     # a style no seat's prior gives weight to is not asked
     asked = [k for k in range(len(STYLE_NAMES)) if any(w[k] > 0 for w in table.prior.values())]
     asked_styles = [STYLES[STYLE_NAMES[k]] for k in asked]
     cost = 0
-    for seat, combo, ctx in _decisions(held, plays, players, landlord, view.handicap, deck, read_at):
+    for seat, actual, ctx in _contexts(replay, hands, view):
         row = likelihood[seat]
-        actual = None if combo is None else combo.key
         said = picks(asked_styles, ctx, rng)
         if len(set(said)) == 1:  # the styles agree: the world is weighed, no style is
             factor = table.agree[0] if said[0] == actual else table.agree[1]
@@ -176,6 +162,76 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
         weight *= total / (table.agree[0] ** wanted.get(seat, 0))
         styles[seat] = tuple(j / total for j in joint)
     return Reading(weight, styles, cost)
+
+
+@dataclass(frozen=True)
+class _Replay:
+    """The round's plays replayed once for all the worlds of a decision: what does not depend on
+    the hidden cards."""
+
+    #: Per seat, the rank counts it has played this round.
+    spent: tuple[tuple[int, ...], ...]
+    #: The decisions read, in order: (seat, its action's key or None for a pass, the counts it plays
+    #: from then on, the cards not yet played then, every seat's cards left then, the play to beat).
+    decisions: tuple[tuple, ...]
+    #: How many decisions are read per seat.
+    wanted: dict[int, int]
+
+
+_last_replay: tuple = (None, None, None)
+
+
+def _replay_of(view: View, recent: int) -> _Replay:
+    """The replay of ``view``'s round, its seats' latest ``recent`` decisions read; the last one is
+    kept, as a decision reads hundreds of worlds of one view."""
+    global _last_replay
+    seen, key, replay = _last_replay
+    if seen is view and key == (recent, len(view.history)):
+        return replay
+    players, me = view.players, view.seat
+    plays = [(seat, _play(text)) for seat, text in view.history]
+    wanted: dict[int, int] = {}
+    read_at: set[int] = set()
+    for i in range(len(plays) - 1, -1, -1):
+        seat = plays[i][0]
+        if seat != me and wanted.get(seat, 0) < recent:
+            wanted[seat] = wanted.get(seat, 0) + 1
+            read_at.add(i)
+    spent = [[0] * NUM_RANKS for _ in range(players)]
+    for seat, combo in plays:
+        if combo is not None:
+            spent[seat][:] = map(add, spent[seat], combo.counts)
+    to_come = [row[:] for row in spent]
+    left = [n + sum(row) for n, row in zip(view.cards_left, spent)]
+    unplayed = list(view.variant.deck_counts)
+    last, passes = None, 0
+    decisions = []
+    for i, (seat, combo) in enumerate(plays):
+        if i in read_at:
+            decisions.append((seat, None if combo is None else combo.key, tuple(to_come[seat]), tuple(unplayed),
+                              tuple(left), last))
+        if combo is None:
+            passes += 1
+            if trick_over(passes, players):
+                last, passes = None, 0
+            continue
+        to_come[seat][:] = map(sub, to_come[seat], combo.counts)
+        unplayed[:] = map(sub, unplayed, combo.counts)
+        left[seat] -= combo.size
+        last, passes = (seat, combo), 0
+    replay = _Replay(tuple(map(tuple, spent)), tuple(decisions), wanted)
+    _last_replay = (view, (recent, len(view.history)), replay)
+    return replay
+
+
+def _contexts(replay: _Replay, hands: list[list[int]], view: View):
+    """``(seat, the key of its action or None, what it knew then)`` at each decision ``replay`` reads,
+    in the world ``hands``."""
+    players, landlord, handicap = view.players, view.landlord, view.handicap
+    for seat, actual, to_come, unplayed, left, last in replay.decisions:
+        hand = tuple(map(add, hands[seat], to_come))  # the seat's hand then, in this world
+        yield seat, actual, Ctx(hand, seat, players, landlord, list(left), last, tuple(map(sub, unplayed, hand)),
+                                handicap)
 
 
 def read_table(view: View, prior: Mapping[str, float] = PRIOR, hit: float = HIT, miss: float = MISS) -> Table:

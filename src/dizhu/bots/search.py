@@ -58,7 +58,7 @@ from .hands import NATIVE
 from .policy import Ctx, Decision, intermediate_move
 from .reading import HIT, MISS, RECENT, Reading, Table, read_table, read_world
 from .shortlist import ALL_LEADS, ALL_REPLIES, SMALL_LEADS, shortlist
-from .styles import COMPILED, NATIVE_SPECS, OWN_STYLES, PRIOR, STYLES, StyleFn, compiled, picks
+from .styles import COMPILED, NATIVE_SPECS, OWN_STYLES, PRIOR, STYLES, StyleFn, compiled, picks, play
 from .view import View
 
 __all__ = ["search_move", "evaluate", "play_out", "to_next_decision", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
@@ -337,9 +337,15 @@ class Sim:
     def copy(self) -> "Sim":
         other = Sim.__new__(Sim)
         other.hands = [h[:] for h in self.hands]
-        for name in ("players", "landlord", "handicap", "to_act", "last", "passes",
-                     "deck", "doublings"):
-            setattr(other, name, getattr(self, name))
+        # one by one: a loop over the names costs a third of the search's copying
+        other.players = self.players
+        other.landlord = self.landlord
+        other.handicap = self.handicap
+        other.to_act = self.to_act
+        other.last = self.last
+        other.passes = self.passes
+        other.deck = self.deck
+        other.doublings = self.doublings
         other.left = self.left[:]
         other.played = self.played[:]
         other.plays_made = self.plays_made[:]
@@ -397,7 +403,11 @@ def _native_specs(seats: list) -> list | None:
     return None if None in specs else specs
 
 
-def _rollout(sim: Sim, me: int, seats: list, luck: int, limit: int = 400, *,
+#: Decisions a rollout makes at most (a round ends long before).
+ROLLOUT_LIMIT = 400
+
+
+def _rollout(sim: Sim, me: int, seats: list, luck: int, limit: int = ROLLOUT_LIMIT, *,
              native: bool = True) -> tuple[float, int]:
     """Play to the end, each seat by its policy in ``seats``: (value for me, decisions made).
 
@@ -420,7 +430,15 @@ def _rollout(sim: Sim, me: int, seats: list, luck: int, limit: int = 400, *,
 def _candidates(ctx: Ctx, config: SearchConfig | None = None) -> tuple[list[Combo | None], Combo | None]:
     """The shortlist to search (as ``config`` sizes it), and the intermediate policy's own choice."""
     config = config or SUPER_HARD
-    return shortlist(ctx, config.all_leads, config.small_leads, config.all_replies)
+    return shortlist(ctx, config.all_leads, config.small_leads, config.all_replies, _rule_choice)
+
+
+_NO_DICE = random.Random(0)  # (the intermediate policy throws none)
+
+
+def _rule_choice(ctx: Ctx) -> Combo | None:
+    """The intermediate policy's play at ``ctx``, compiled when the kernel is there."""
+    return play(_own, ctx, _NO_DICE)
 
 
 def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" = None,
@@ -609,12 +627,17 @@ def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luc
     seen: list = []
     steps = 1
     while winner is None and sim.to_act != me:
-        reply = seats[sim.to_act](sim.ctx(), rng)
+        reply = play(seats[sim.to_act], sim.ctx(), rng)
         seen.append(None if reply is None else reply.key)
         winner = sim.apply(reply)
         steps += 1
     if winner is not None:
         return ("over", winner, *seen), [sim.value(winner, me)], steps
+    if (specs := _native_lookahead(seats, config)) is not None:
+        values, used = compiled().lookahead(
+            sim.hands, sim.landlord, sim.handicap, sim.to_act, sim.last, sim.passes, sim.played, sim.deck,
+            sim.plays_made, sim.doublings, specs, me, luck, ROLLOUT_LIMIT, config.lookahead, NATIVE_SPECS[_own])
+        return tuple(seen), values, steps + used
     ctx = sim.ctx()
     shortlist, choice = _candidates(ctx, config)
     if config.lookahead_first == "own":
@@ -631,6 +654,15 @@ def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luc
         values.append(value)
         steps += used
     return tuple(seen), values, steps
+
+
+def _native_lookahead(seats: list, config: SearchConfig) -> list | None:
+    """The compiled rollouts' specs of ``seats`` when the kernel can end :func:`to_next_decision` as
+    Python does: it knows the default shortlist and puts the rule policy's move first; else None."""
+    if config.lookahead_first != "rule" or (config.all_leads, config.small_leads, config.all_replies) != (
+            ALL_LEADS, SMALL_LEADS, ALL_REPLIES):
+        return None
+    return _native_specs(seats)
 
 
 def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[float], float] | None = None,

@@ -14,6 +14,8 @@ distilled policy scores (:mod:`.distilled`).
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ..combos import Combo
 from .memo import replies
 from .policy import Ctx, intermediate_move, leads_from_split
@@ -25,14 +27,19 @@ __all__ = ["shortlist", "ALL_LEADS", "SMALL_LEADS", "ALL_REPLIES"]
 ALL_LEADS, SMALL_LEADS, ALL_REPLIES = 12, 4, 10
 
 
-def shortlist(ctx: Ctx, all_leads: int = ALL_LEADS, small_leads: int = SMALL_LEADS, all_replies: int = ALL_REPLIES
-              ) -> tuple[list[Combo | None], Combo | None]:
+def _rule(ctx: Ctx) -> Combo | None:
+    return intermediate_move(ctx)[0]
+
+
+def shortlist(ctx: Ctx, all_leads: int = ALL_LEADS, small_leads: int = SMALL_LEADS, all_replies: int = ALL_REPLIES,
+              rule: Callable[[Ctx], Combo | None] = _rule) -> tuple[list[Combo | None], Combo | None]:
     """The moves to weigh at ``ctx`` (None: pass), each once, and the intermediate policy's own
     choice, which is among them.  Leading: every lead when there are at most ``all_leads``, else
     the plays of the hand's split (and, for the duel farmer, of the cards above its line) and its
     ``small_leads`` lowest singles and pairs.  Answering: the pass and every reply when there are
-    at most ``all_replies`` choices, else the pass and the lowest replies, bombs last."""
-    choice, _, _ = intermediate_move(ctx)
+    at most ``all_replies`` choices, else the pass and the lowest replies, bombs last.  ``rule``
+    is the intermediate policy's choice at a ctx (the search passes its compiled twin's)."""
+    choice = rule(ctx)
     hand = ctx.hand
     if ctx.last is None:
         moves = replies(hand)

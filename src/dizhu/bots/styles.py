@@ -35,7 +35,7 @@ from .distilled import FILES, distilled_move, net
 from .policy import DEFAULT_STYLE, Ctx, Style, intermediate_move, leads_from_split, normal_move
 
 __all__ = ["STYLES", "STYLE_NAMES", "OWN_STYLES", "PRIOR", "StyleFn", "NATIVE_SPECS", "native_spec", "compiled",
-           "COMPILED", "picks"]
+           "COMPILED", "picks", "play"]
 
 #: A style: (the seat's knowledge, a random source) -> its play, or None to pass.
 StyleFn = Callable[[Ctx, random.Random], "Combo | None"]
@@ -170,6 +170,33 @@ def picks(styles: Sequence[StyleFn], ctx: Ctx, rng: random.Random) -> list:
         return kernel.picks(specs, ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left,
                             ctx.last, ctx.unseen, ctx.handicap, rng.random(), rng.random())
     return [None if (move := style(ctx, rng)) is None else move.key for style in styles]
+
+
+#: The styles that throw dice: their compiled twin draws them apart from Python's ``random``.
+_DICE = frozenset({_normal})
+
+
+def play(style: StyleFn, ctx: Ctx, rng: random.Random) -> Combo | None:
+    """What ``style`` plays at ``ctx``: the same play as ``style(ctx, rng)``, from its compiled twin
+    when it has one and throws no dice (the twin takes microseconds, the Python policy tens of
+    them); a style that throws dice plays in Python, so ``rng`` is drawn from as it always was.
+
+    >>> from dizhu.bots.view import View
+    >>> from dizhu.game import Round
+    >>> round_ = Round.deal("classic", seed="play")
+    >>> while round_.phase == "bidding":
+    ...     round_.apply(round_.to_act, "bid 3" if "bid 3" in round_.legal_actions() else "pass")
+    >>> ctx = Ctx.of(View.of(round_.observation(round_.to_act)))
+    >>> play(_cautious, ctx, random.Random(1)) is _cautious(ctx, random.Random(1))
+    True
+    """
+    kernel = compiled()
+    spec = None if kernel is None or style in _DICE else NATIVE_SPECS.get(style)
+    if spec is None:
+        return style(ctx, rng)
+    key, = kernel.picks([spec], ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left, ctx.last, ctx.unseen,
+                        ctx.handicap, 0.0, 0.0)
+    return None if key is None else play_table()[key]
 
 
 #: The neutral mixture before any evidence: no style is ruled out, the one the
