@@ -18,7 +18,7 @@ from dizhu import Round
 from dizhu.bots import create, reading, search, styles
 from dizhu.bots.view import View
 from dizhu.bots.styles import NATIVE_SPECS, OWN_STYLES, STYLE_NAMES, STYLES, native_spec
-from dizhu.combos import classify
+from dizhu.combos import classify, combo_from_counts
 from dizhu.native import pure_python_asked
 
 
@@ -121,8 +121,9 @@ def test_one_style_plays_compiled_the_very_play_python_gives(kernel, monkeypatch
 
 
 def test_the_look_ahead_ends_compiled_as_in_python(kernel, monkeypatch):
-    """At the bot's next decision, the look-ahead's options (the rule policy's play first, then the
-    shortlist's) are played out in one call of the kernel: the same values and decisions as the
+    """The look-ahead runs in one call of the kernel: the bot's move, the others' replies (in Python if
+    a style there throws dice), then at the bot's next decision its options (the rule policy's play
+    first, then the shortlist's), each played out: the same replies, values and decisions as the
     Python loop, in both variants, with every style of the library at the other seats."""
     from dizhu.bots.policy import Ctx
 
@@ -144,7 +145,10 @@ def test_the_look_ahead_ends_compiled_as_in_python(kernel, monkeypatch):
     calls, compiled_lookahead = [], kernel.lookahead
     monkeypatch.setattr(kernel, "lookahead", lambda *args: calls.append(args) or compiled_lookahead(*args))
     found = [search.to_next_decision(*case) for case in cases]
-    assert len(cases) > 300 and len(calls) > len(cases) // 2  # (some rounds end before the next decision)
+    # from the move on when no other seat throws dice, else from the bot's next decision
+    whole = [args for args in calls if len(args) == 17]
+    assert len(cases) > 300 and len(whole) > len(cases) // 2 and len(calls) - len(whole) > 30
+    assert any(seen[:1] == ("over",) for seen, _, _ in found)  # (rounds that end on the way)
     assert {len(values) for _, values, _ in found} >= {1, 2, 3, 4, 5, 6}
     monkeypatch.setattr(search, "_native_lookahead", lambda seats, config: None)
     assert [search.to_next_decision(*case) for case in cases] == found
@@ -154,12 +158,66 @@ def test_the_look_ahead_ends_compiled_as_in_python(kernel, monkeypatch):
         assert search._native_lookahead([STYLES["greedy"]] * 2, search.SearchConfig(**other)) is None
     assert search._native_lookahead([STYLES["greedy"]] * 2, search.SearchConfig()) is not None
     view, root = cases[0][:2]
+    args = (root.hands, root.landlord, root.handicap, root.to_act, root.last, root.passes, root.played, root.deck,
+            root.plays_made, root.doublings, [NATIVE_SPECS[STYLES["normal"]]] * root.players, view.seat, 1, 400, 3,
+            NATIVE_SPECS[search._own])
+    with pytest.raises(ValueError, match="not in me's hand"):
+        missing = root.hands[view.seat].index(0)  # (a rank the bot does not hold)
+        kernel.lookahead(*args, combo_from_counts([int(r == missing) for r in range(15)]))
+    with pytest.raises(ValueError, match="throws dice"):
+        kernel.lookahead(*args, cases[0][2])
     sim = root.copy()
     sim.apply(cases[0][2])
     with pytest.raises(ValueError, match="me's own decision"):
         kernel.lookahead(sim.hands, sim.landlord, sim.handicap, sim.to_act, sim.last, sim.passes, sim.played,
                          sim.deck, sim.plays_made, sim.doublings, [NATIVE_SPECS[STYLES["greedy"]]] * sim.players,
                          view.seat, 1, 400, 3, NATIVE_SPECS[search._own])
+
+
+def test_a_world_is_read_in_one_call_as_decision_by_decision(kernel, monkeypatch):
+    """The reading asks the kernel about every decision it reads in a world at once
+    (``_rollout.read``): the same answers, the same draws for the normal style, so the same weight
+    and style posteriors as asking decision by decision (``styles.picks``)."""
+    rng, cases = random.Random(12), []
+    for k in range(24):
+        variant = ("classic", "duel")[k % 2]
+        round_ = Round.deal(variant, seed=f"read-{k}")
+        bots = [create("normal", variant, seed=(k, s)) for s in range(round_.players)]
+        while round_.result is None:
+            obs = round_.observation(round_.to_act)
+            if obs["phase"] == "playing" and len(obs["history"]) > 3 and rng.random() < 0.3:
+                view = View.of(obs)
+                cases.append((view, search.sample_world(view, rng), rng.getrandbits(32)))
+            round_.apply(round_.to_act, bots[round_.to_act].decide(obs))
+    calls, compiled_read = [], kernel.read
+    monkeypatch.setattr(kernel, "read", lambda *args: calls.append(args) or compiled_read(*args))
+    found = [reading.read_world(view, hands, random.Random(luck)) for view, hands, luck in cases]
+    assert len(calls) == len(cases) > 100
+    assert len({r.weight for r in found}) > len(found) // 2  # the worlds weigh differently
+    monkeypatch.setattr(reading, "compiled", lambda: None)  # (styles.picks still asks the kernel)
+    assert [reading.read_world(view, hands, random.Random(luck)) for view, hands, luck in cases] == found
+    assert len(calls) == len(cases)
+    view, hands, _ = cases[0]
+    decisions = reading._replay_of(view, reading.RECENT).decisions
+    specs = [NATIVE_SPECS[STYLES[name]] for name in STYLE_NAMES]
+    wrong = [list(h) for h in hands]
+    wrong[decisions[0][0]] = [min(4, c + 4) if r < 13 else c for r, c in enumerate(wrong[decisions[0][0]])]
+    with pytest.raises(ValueError, match="more cards than were unplayed"):
+        kernel.read(specs, wrong, view.landlord, view.handicap, decisions, [0.5] * (2 * len(decisions)))
+    with pytest.raises(ValueError, match="two for each decision"):
+        kernel.read(specs, hands, view.landlord, view.handicap, decisions, [0.5])
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_look_aheads_and_readings_agree_with_python_to_the_end(seed, kernel, native_parity):
+    """Played wholly in Python (the replies, the options, their rollouts; every style asked in Python
+    at each decision read), the look-ahead and the reading give the kernel's answers."""
+    ahead = list(native_parity.lookahead_cases(120, seed))
+    assert [native_parity.lookahead_disagreement(*case) for case in ahead] == [None] * len(ahead)
+    assert {len(values) for _, values, _ in (native_parity.lookahead_python(*case) for case in ahead)} >= {1, 6}
+    readings = list(native_parity.reading_cases(120, seed))
+    assert [native_parity.reading_disagreement(*case) for case in readings] == [None] * len(readings)
+    assert sum(len(native_parity.reading_compiled(*case)) for case in readings) > 400
 
 
 def test_bad_input_is_refused_with_a_clear_error(kernel):

@@ -14,8 +14,11 @@
   ``search._rollout``): ``--decisions`` decisions met while playing seeded deals out (classic and
   duel, from the first play after a normal bidding, each seat by a style drawn at random), where
   every style of the library must pick the same play (the normal style given the same two random
-  draws); and at each deal's start, a rollout for each seat by deterministic styles must end with
-  the same value after the same number of decisions.
+  draws); at each deal's start, a rollout for each seat by deterministic styles must end with
+  the same value after the same number of decisions; in seeded rounds, the look-ahead from a move
+  (the others' replies, the options at the next decision, each played out) must see the same
+  replies and give the same values, and the reading's one call for a world's decisions must give
+  every style's Python play at each.
 
 Prints how many disagree (and the first few) and the CPU time of each side.  The test suite runs
 the same checks on fewer (tests/test_split_native.py, tests/test_moves_native.py); this is the
@@ -34,7 +37,8 @@ from typing import Callable, Iterator
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from dizhu import Round, _moves, moves  # noqa: E402
-from dizhu.bots import _split, create, search  # noqa: E402
+from dizhu.bots import _split, create, reading, search  # noqa: E402
+from dizhu.bots.policy import Ctx  # noqa: E402
 from dizhu.bots.styles import NATIVE_SPECS, OWN_STYLES, STYLE_NAMES, STYLES, compiled  # noqa: E402
 from dizhu.bots.view import View  # noqa: E402
 from dizhu.bots.hands import _best_python, _to_shed_python  # noqa: E402
@@ -215,6 +219,74 @@ def rollout_disagreement(sim, me: int, seats: list, luck: int) -> str | None:  #
     return f"hands {sim.hands}, me {me}: compiled {found}, Python {expected}"
 
 
+def _round_decisions(n: int, seed: int, share: float) -> Iterator[View]:
+    """``n`` views of the seat to act, met while seeded rounds (classic and duel in turn) are played by
+    normal bots, a ``share`` of the play's decisions."""
+    rng = random.Random(seed + 7)
+    made = 0
+    for i in range(10 ** 9):
+        variant = ("classic", "duel")[i % 2]
+        r = Round.deal(variant, seed=f"parity-round-{seed}-{i}")
+        bots = [create("normal", variant, seed=(seed, i, s)) for s in range(r.players)]
+        while r.result is None:
+            obs = r.observation(r.to_act)
+            if obs["phase"] == "playing" and rng.random() < share:
+                yield View.of(obs)
+                made += 1
+                if made >= n:
+                    return
+            r.apply(r.to_act, bots[r.to_act].decide(obs))
+
+
+def lookahead_cases(n: int, seed: int) -> Iterator[tuple]:
+    """``n`` look-aheads (``search.to_next_decision``'s arguments): a seat's decision in a seeded
+    round, a world of its view, a move of its shortlist, deterministic styles, a luck, 1 to 6 options."""
+    rng = random.Random(seed + 8)
+    for view in _round_decisions(n, seed, 0.3):
+        root = search.Sim(view, search.sample_world(view, rng))
+        move = rng.choice(search._candidates(Ctx.of(view))[0])
+        seats = [rng.choice(DETERMINISTIC) for _ in range(view.players)]
+        yield view, root, move, seats, rng.getrandbits(32), search.SearchConfig(lookahead=rng.randint(1, 6))
+
+
+def lookahead_python(*case) -> tuple:  # noqa: ANN002
+    return search.to_next_decision(*case, native=False)
+
+
+def lookahead_disagreement(*case) -> str | None:  # noqa: ANN002
+    found, expected = search.to_next_decision(*case), lookahead_python(*case)
+    if found == expected:
+        return None
+    return f"{case[0]}, hands {case[1].hands}, move {case[2]}: compiled {found}, Python {expected}"
+
+
+def reading_cases(n: int, seed: int) -> Iterator[tuple]:
+    """``n`` readings of a world: a seat's view in a seeded round, a world of it, two draws per
+    decision read."""
+    rng = random.Random(seed + 9)
+    for view in _round_decisions(n, seed + 1, 0.3):
+        replay = reading._replay_of(view, reading.RECENT)
+        yield view, search.sample_world(view, rng), [rng.random() for _ in range(2 * len(replay.decisions))]
+
+
+def reading_python(view: View, hands: list, draws: list) -> list:
+    """What every style plays at each decision the reading reads, in Python."""
+    contexts = reading._contexts(reading._replay_of(view, reading.RECENT), hands, view)
+    return [picks_python(ctx, draws[2 * j], draws[2 * j + 1]) for j, (_, _, ctx) in enumerate(contexts)]
+
+
+def reading_compiled(view: View, hands: list, draws: list) -> list:
+    decisions = reading._replay_of(view, reading.RECENT).decisions
+    return compiled().read(_SPECS, hands, view.landlord, view.handicap, decisions, draws)
+
+
+def reading_disagreement(view: View, hands: list, draws: list) -> str | None:
+    found, expected = reading_compiled(view, hands, draws), reading_python(view, hands, draws)
+    if found == expected:
+        return None
+    return f"{view}, hands {hands}: compiled {found}, Python {expected} ({NAMES})"
+
+
 def _check(name: str, cases: Iterator[tuple], python: Callable, compiled: Callable,
            disagreement: Callable) -> int:
     python_s = compiled_s = 0.0
@@ -242,7 +314,8 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1_000_000, help="hands for the split (0: skip)")
     parser.add_argument("--positions", type=int, default=1_000_000, help="positions for the moves (0: skip)")
     parser.add_argument("--decisions", type=int, default=1_000_000,
-                        help="decisions for the styles, and a tenth as many rollouts (0: skip)")
+                        help="decisions for the styles, and a tenth as many rollouts, a hundredth as many "
+                             "look-aheads, a twentieth as many readings (0: skip)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     moves.play_table()
@@ -256,6 +329,10 @@ def main() -> None:
                         decision_disagreement)
         wrong += _check("rollouts", rollout_cases(args.decisions // 10, args.seed), rollout_python,
                         rollout_compiled, rollout_disagreement)
+        wrong += _check("look-aheads", lookahead_cases(args.decisions // 100, args.seed), lookahead_python,
+                        search.to_next_decision, lookahead_disagreement)
+        wrong += _check("readings", reading_cases(args.decisions // 20, args.seed), reading_python,
+                        reading_compiled, reading_disagreement)
     print(f"seed {args.seed}: {wrong} disagree in all")
     sys.exit(1 if wrong else 0)
 

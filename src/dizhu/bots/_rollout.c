@@ -2,8 +2,9 @@
  *
  * rollout(...) is dizhu.bots.search._rollout when every seat plays a style of the library
  * (dizhu.bots.styles), lookahead(...) the end of search.to_next_decision (the rule policy's next move
- * and the shortlist's others, each rolled out), and picks(...) is one decision of each of several
- * styles (the reading's question, dizhu.bots.styles.picks): the policies of
+ * and the shortlist's others, each rolled out), picks(...) is one decision of each of several
+ * styles (the look-ahead's and the reading's question, dizhu.bots.styles.picks) and read(...) the
+ * reading's question at every decision it reads in a world: the policies of
  * dizhu.bots.policy (intermediate under a Style's thresholds, normal), the greedy and bomb-happy
  * styles of dizhu.bots.styles and the distilled policy (dizhu.bots.distilled), decision for decision.  The Python code stays the reference:
  * tests/test_rollout_native.py and tools/native_parity.py compare the two (the normal style draws
@@ -1052,6 +1053,16 @@ static int parse_style(PyObject *spec, int players, Style *st) {
 }
 
 /* last: None or (seat, Combo) */
+/* A Combo as a play; 0, or -1 with an error set. */
+static int parse_play(PyObject *combo, Play *p) {
+    uint64_t key;
+    uint32_t val;
+    if (combo_meta(combo, &key, &val) < 0)
+        return -1;
+    *p = (Play){key, val & 15, val >> 4 & 15, val >> 8 & 255, val >> 16 & 255};
+    return 0;
+}
+
 static int parse_last(PyObject *last, int players, int *has, int *seat, Play *p) {
     *has = 0;
     if (last == Py_None)
@@ -1067,13 +1078,10 @@ static int parse_last(PyObject *last, int players, int *has, int *seat, Play *p)
         PyErr_Format(PyExc_ValueError, "no seat %ld", s);
         return -1;
     }
-    uint64_t key;
-    uint32_t val;
-    if (combo_meta(PyTuple_GET_ITEM(last, 1), &key, &val) < 0)
+    if (parse_play(PyTuple_GET_ITEM(last, 1), p))
         return -1;
     *has = 1;
     *seat = (int)s;
-    *p = (Play){key, val & 15, val >> 4 & 15, val >> 8 & 255, val >> 16 & 255};
     return 0;
 }
 
@@ -1203,6 +1211,125 @@ static PyObject *rollout_picks(PyObject *self, PyObject *const *args, Py_ssize_t
     busy = 0;
     Py_DECREF(specs);
     return out;
+}
+
+#define MAX_ASKED 16
+
+/* read(styles, hands, landlord, handicap, decisions, draws) -> [[key or None of each style] at each
+ * decision]: the reading's question (dizhu.bots.reading.read_world) at every decision it reads in one
+ * world.  A decision is (seat, its action: unused here, the counts the seat plays from then on, the
+ * cards unplayed then, every seat's cards left then, the play to beat); the seat's hand then is its
+ * hand in the world plus what it plays from then on.  draws: the normal style's two at each decision. */
+static PyObject *rollout_read(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "read(styles, hands, landlord, handicap, decisions, draws)");
+        return NULL;
+    }
+    if (ready())
+        return NULL;
+    Py_ssize_t players = PySequence_Length(args[1]);
+    if (players < 2 || players > MAX_SEATS) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
+        return NULL;
+    }
+    int n = (int)players, landlord, handicap;
+    uint8_t hands[MAX_SEATS][NUM_RANKS];
+    Style asked[MAX_ASKED];
+    PyObject *hs = NULL, *specs = NULL, *decisions = NULL, *draws = NULL, *out = NULL, *decision = NULL;
+    if ((landlord = small_int(args[2], n, "the landlord")) < 0 || (handicap = small_int(args[3], 21, "the handicap")) < 0)
+        return NULL;
+    if ((hs = PySequence_Fast(args[1], "hands")) == NULL)
+        goto fail;
+    for (int s = 0; s < n; s++)
+        if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), hands[s]))
+            goto fail;
+    if ((specs = PySequence_Fast(args[0], "styles must be a sequence of style specs")) == NULL)
+        goto fail;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(specs);
+    if (k > MAX_ASKED) {
+        PyErr_Format(PyExc_ValueError, "at most %d styles", MAX_ASKED);
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < k; i++)
+        if (parse_style(PySequence_Fast_GET_ITEM(specs, i), n, &asked[i]))
+            goto fail;
+    if ((decisions = PySequence_Fast(args[4], "decisions")) == NULL ||
+        (draws = PySequence_Fast(args[5], "draws")) == NULL)
+        goto fail;
+    Py_ssize_t m = PySequence_Fast_GET_SIZE(decisions);
+    if (PySequence_Fast_GET_SIZE(draws) != 2 * m) {
+        PyErr_SetString(PyExc_ValueError, "draws: two for each decision");
+        goto fail;
+    }
+    if ((out = PyList_New(m)) == NULL)
+        goto fail;
+    for (Py_ssize_t j = 0; j < m; j++) {
+        if ((decision = PySequence_Fast(PySequence_Fast_GET_ITEM(decisions, j), "a decision")) == NULL)
+            goto fail;
+        if (PySequence_Fast_GET_SIZE(decision) != 6) {
+            PyErr_SetString(PyExc_ValueError, "a decision: (seat, action, to come, unplayed, cards left, last)");
+            goto fail;
+        }
+        PyObject **d = PySequence_Fast_ITEMS(decision);
+        Ctx x = {0};
+        uint8_t to_come[NUM_RANKS], unplayed[NUM_RANKS];
+        x.players = n;
+        x.landlord = landlord;
+        x.handicap = handicap;
+        if ((x.seat = small_int(d[0], n, "the seat")) < 0 || parse_counts(d[2], to_come) ||
+            parse_counts(d[3], unplayed) || parse_ints(d[4], x.left, n, "cards_left") ||
+            parse_last(d[5], n, &x.has_last, &x.last_seat, &x.last))
+            goto fail;
+        for (int r = 0; r < NUM_RANKS; r++) {
+            int held = hands[x.seat][r] + to_come[r];
+            if (held > unplayed[r]) {
+                PyErr_Format(PyExc_ValueError, "rank %d: the seat held more cards than were unplayed", r);
+                goto fail;
+            }
+            x.hand[r] = (uint8_t)held;
+            x.unseen[r] = (uint8_t)(unplayed[r] - held);
+        }
+        double u1 = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(draws, 2 * j));
+        double u2 = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(draws, 2 * j + 1));
+        if (PyErr_Occurred())
+            goto fail;
+        if (!(u1 >= 0.0 && u1 < 1.0 && u2 >= 0.0 && u2 < 1.0)) {
+            PyErr_SetString(PyExc_ValueError, "the draws must be in [0, 1)");
+            goto fail;
+        }
+        PyObject *row = PyList_New(k);
+        if (row == NULL)
+            goto fail;
+        PyList_SET_ITEM(out, j, row);
+        busy = 1;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            Draws dr = {1, {u1, u2}, 0, 0};
+            Play p;
+            int played = decide_style(&x, &asked[i], &dr, &p);
+            PyObject *item = result_play(played, &p);
+            if (item == NULL) {
+                busy = 0;
+                goto fail;
+            }
+            PyList_SET_ITEM(row, i, item);
+        }
+        busy = 0;
+        Py_CLEAR(decision);
+    }
+    Py_DECREF(hs);
+    Py_DECREF(specs);
+    Py_DECREF(decisions);
+    Py_DECREF(draws);
+    return out;
+fail:
+    Py_XDECREF(hs);
+    Py_XDECREF(specs);
+    Py_XDECREF(decisions);
+    Py_XDECREF(draws);
+    Py_XDECREF(out);
+    Py_XDECREF(decision);
+    return NULL;
 }
 
 /* ---- a round in play (search.Sim) */
@@ -1409,14 +1536,17 @@ static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize
     return Py_BuildValue("(dl)", value, steps);
 }
 
-/* lookahead(hands, ..., styles, me, luck, limit, options, rule) -> ([value of each option], decisions
- * made): the end of search.to_next_decision, at me's decision: the play of the rule policy (rule: its
- * spec) first, then the shortlist's other moves (candidates), `options` in all at most, each played
- * out from the same luck. */
+/* lookahead(hands, ..., styles, me, luck, limit, options, rule[, move]) -> (seen, winner, [value of each
+ * option], decisions made): search.to_next_decision.  With `move` (a Combo, or None: a pass), me plays it
+ * first and the other seats reply by their styles (none of which may throw dice: such a reply is played
+ * in Python) up to me's next decision: seen is their replies' keys (None: a pass), and if the round ends
+ * on the way, winner is its winner and the one value the end's.  Then (winner -1), at me's decision, the
+ * play of the rule policy (rule: its spec) first, then the shortlist's other moves (candidates),
+ * `options` in all at most, each played out from the same luck. */
 static PyObject *rollout_lookahead(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 16) {
+    if (nargs != 16 && nargs != 17) {
         PyErr_SetString(PyExc_TypeError, "lookahead(hands, landlord, handicap, to_act, last, passes, played, "
-                                         "deck, plays_made, doublings, styles, me, luck, limit, options, rule)");
+                                         "deck, plays_made, doublings, styles, me, luck, limit, options, rule[, move])");
         return NULL;
     }
     if (ready())
@@ -1441,15 +1571,70 @@ static PyObject *rollout_lookahead(PyObject *self, PyObject *const *args, Py_ssi
         PyErr_SetString(PyExc_ValueError, "the look-ahead starts at me's own decision");
         return NULL;
     }
+    PyObject *seen = PyList_New(0), *values = NULL;
+    if (seen == NULL)
+        return NULL;
+    long steps = 0;
+    int winner = -1;
+    Draws none = {1, {0.0, 0.0}, 0, 0};
+    if (nargs == 17) {
+        Play move = {0};
+        int moved = args[16] != Py_None;
+        if (moved && parse_play(args[16], &move))
+            goto fail;
+        if (moved)
+            for (int r = 0; r < NUM_RANKS; r++)
+                if (COUNT(move.key, r) > w.hands[me][r]) {
+                    PyErr_SetString(PyExc_ValueError, "the move is not in me's hand");
+                    goto fail;
+                }
+        if (!moved && !w.has_last) {
+            PyErr_SetString(PyExc_ValueError, "a lead is never passed");
+            goto fail;
+        }
+        int won = world_apply(&w, moved, &move);
+        steps = 1;
+        while (!won && w.to_act != me) {
+            const Style *st = &styles[w.to_act];
+            if (st->policy == P_NORMAL) {
+                PyErr_SetString(PyExc_ValueError, "a style that throws dice replies in Python");
+                goto fail;
+            }
+            Ctx x = {0};
+            ctx_of(&w, &x);
+            Play p;
+            busy = 1;
+            int played = decide_style(&x, st, &none, &p);
+            busy = 0;
+            PyObject *key = result_play(played, &p);
+            if (key == NULL)
+                goto fail;
+            int appended = PyList_Append(seen, key);
+            Py_DECREF(key);
+            if (appended)
+                goto fail;
+            if (!played && !w.has_last) {
+                no_play();
+                goto fail;
+            }
+            won = world_apply(&w, played, &p);
+            steps++;
+        }
+        if (won) {
+            winner = w.to_act;
+            if ((values = Py_BuildValue("[d]", world_value(&w, winner, me))) == NULL)
+                goto fail;
+            return Py_BuildValue("(NiNl)", seen, winner, values, steps);
+        }
+    }
     Ctx x = {0};
     ctx_of(&w, &x);
     Play choice;
-    Draws none = {1, {0.0, 0.0}, 0, 0};
     busy = 1;
     int chose = decide_style(&x, &rule, &none, &choice);
     busy = 0;
     if (failed)
-        return NULL;
+        goto fail;
     Cand c[MAX_CANDS + 2], opts[MAX_CANDS + 2];
     int nc = candidates(&x, chose, &choice, c), k = 1;
     opts[0].pass = !chose;
@@ -1457,29 +1642,27 @@ static PyObject *rollout_lookahead(PyObject *self, PyObject *const *args, Py_ssi
     for (int i = 0; i < nc && k < options; i++)
         if (c[i].pass != !chose || (chose && c[i].p.key != choice.key))
             opts[k++] = c[i];
-    PyObject *values = PyList_New(k);
-    if (values == NULL)
-        return NULL;
-    long total = 0;
+    if ((values = PyList_New(k)) == NULL)
+        goto fail;
     for (int i = 0; i < k; i++) {
         World t = w;
         double value;
         long used = 1;
         if (world_apply(&t, !opts[i].pass, &opts[i].p))
             value = world_value(&t, t.to_act, me);
-        else if (play_to_end(&t, styles, me, luck, limit, &value, &used)) {
-            Py_DECREF(values);
-            return NULL;
-        }
+        else if (play_to_end(&t, styles, me, luck, limit, &value, &used))
+            goto fail;
         PyObject *v = PyFloat_FromDouble(value);
-        if (v == NULL) {
-            Py_DECREF(values);
-            return NULL;
-        }
+        if (v == NULL)
+            goto fail;
         PyList_SET_ITEM(values, i, v);
-        total += used;
+        steps += used;
     }
-    return Py_BuildValue("(Nl)", values, total);
+    return Py_BuildValue("(NiNl)", seen, winner, values, steps);
+fail:
+    Py_DECREF(seen);
+    Py_XDECREF(values);
+    return NULL;
 }
 
 
@@ -1553,8 +1736,11 @@ static PyMethodDef methods[] = {
      "me, luck, limit) -> (value, decisions): search._rollout, compiled."},
     {"lookahead", (PyCFunction)(void (*)(void))rollout_lookahead, METH_FASTCALL,
      "lookahead(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings, styles, "
-     "me, luck, limit, options, rule) -> ([value of each option], decisions): the end of "
+     "me, luck, limit, options, rule[, move]) -> (seen, winner, [value of each option], decisions): "
      "search.to_next_decision, compiled."},
+    {"read", (PyCFunction)(void (*)(void))rollout_read, METH_FASTCALL,
+     "read(styles, hands, landlord, handicap, decisions, draws) -> [[key or None] at each decision]: the "
+     "reading's question at every decision it reads in one world (dizhu.bots.reading)."},
     {"set_net", (PyCFunction)(void (*)(void))rollout_set_net, METH_FASTCALL,
      "set_net(players, mean, scale, w1, b1, w2, margin): the distilled policy's network for a table of "
      "players (dizhu.bots.distilled)."},

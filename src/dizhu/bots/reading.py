@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import add, sub
 from typing import Mapping
 
@@ -44,7 +44,7 @@ from ..rules import trick_over
 from ..variants import get_variant
 from .bidding import CLASSIC_THRESHOLDS, wants_rob, win_chance
 from .policy import Ctx
-from .styles import PRIOR, STYLE_NAMES, STYLES, picks
+from .styles import NATIVE_SPECS, PRIOR, STYLE_NAMES, STYLES, compiled, picks
 from .view import View, counts_of
 
 __all__ = ["Reading", "Table", "read_world", "read_table", "bids_likelihood", "HIT", "MISS", "RECENT"]
@@ -77,6 +77,12 @@ class Table:
     decisions: dict[int, int]
     #: The likelihoods of an action when every style agrees on it, and when they agree otherwise.
     agree: tuple[float, float] = (HIT, MISS)
+
+    @cached_property
+    def asked(self) -> list[int]:
+        """The styles (their places in STYLE_NAMES) some seat's prior gives weight to: the others are not
+        asked (kept once a table: every world of a decision reads by it)."""
+        return [k for k in range(len(STYLE_NAMES)) if any(w[k] > 0 for w in self.prior.values())]
 
     @classmethod
     def neutral(cls, view: View, prior: Mapping[str, float] = PRIOR, hit: float = HIT,
@@ -137,13 +143,11 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
     # each seat's hand when the play began (the bids were made on these): its cards now plus all it played
     dealt = [list(map(add, hands[s], replay.spent[s])) for s in range(players)]
     likelihood = {s: [1.0] * len(STYLE_NAMES) for s in range(players) if s != me}
-    # a style no seat's prior gives weight to is not asked
-    asked = [k for k in range(len(STYLE_NAMES)) if any(w[k] > 0 for w in table.prior.values())]
+    asked = table.asked
     asked_styles = [STYLES[STYLE_NAMES[k]] for k in asked]
     cost = 0
-    for seat, actual, ctx in _contexts(replay, hands, view):
+    for seat, actual, said in _answers(replay, hands, view, asked_styles, rng):
         row = likelihood[seat]
-        said = picks(asked_styles, ctx, rng)
         if len(set(said)) == 1:  # the styles agree: the world is weighed, no style is
             factor = table.agree[0] if said[0] == actual else table.agree[1]
             for k in asked:
@@ -232,6 +236,21 @@ def _contexts(replay: _Replay, hands: list[list[int]], view: View):
         hand = tuple(map(add, hands[seat], to_come))  # the seat's hand then, in this world
         yield seat, actual, Ctx(hand, seat, players, landlord, list(left), last, tuple(map(sub, unplayed, hand)),
                                 handicap)
+
+
+def _answers(replay: _Replay, hands: list[list[int]], view: View, styles: list, rng: random.Random):
+    """``(seat, the key of its action or None, what each of ``styles`` plays there)`` at each decision
+    ``replay`` reads, in the world ``hands``: every decision in one call of the compiled kernel when each
+    style has a twin there, the normal style's two draws at each decision taken from ``rng`` in the
+    order :func:`~dizhu.bots.styles.picks` takes them; else decision by decision."""
+    kernel = compiled()
+    specs = [NATIVE_SPECS.get(style) for style in styles] if kernel is not None else [None]
+    if None in specs:
+        return ((seat, actual, picks(styles, ctx, rng)) for seat, actual, ctx in _contexts(replay, hands, view))
+    decisions = replay.decisions
+    draws = [rng.random() for _ in range(2 * len(decisions))]
+    said = kernel.read(specs, hands, view.landlord, view.handicap, decisions, draws)
+    return ((d[0], d[1], answer) for d, answer in zip(decisions, said))
 
 
 def read_table(view: View, prior: Mapping[str, float] = PRIOR, hit: float = HIT, miss: float = MISS) -> Table:

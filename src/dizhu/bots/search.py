@@ -58,7 +58,7 @@ from .hands import NATIVE
 from .policy import Ctx, Decision, intermediate_move
 from .reading import HIT, MISS, RECENT, Reading, Table, read_table, read_world
 from .shortlist import ALL_LEADS, ALL_REPLIES, SMALL_LEADS, shortlist
-from .styles import COMPILED, NATIVE_SPECS, OWN_STYLES, PRIOR, STYLES, StyleFn, compiled, picks, play
+from .styles import COMPILED, NATIVE_SPECS, OWN_STYLES, PRIOR, STYLES, StyleFn, compiled, picks, play, throws_dice
 from .view import View
 
 __all__ = ["search_move", "evaluate", "play_out", "to_next_decision", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
@@ -614,29 +614,34 @@ def play_out(view: View, root: Sim, move: Combo | None, exact: bool, solver: Sol
 
 
 def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luck: int,
-                     config: SearchConfig) -> tuple[tuple, list[float], int]:
+                     config: SearchConfig, *, native: bool = True) -> tuple[tuple, list[float], int]:
     """``move`` in the world ``root``, the other seats' replies up to ``view``'s seat's next
     decision, then ``config.lookahead`` moves of its shortlist there (first the rule policy's, or
     the own style's: ``lookahead_first``), each played out: (what the seat saw happen by then, each
     of those moves' values, the simulated decisions it took).  A round over before it gives one
-    value, and who won in what was seen."""
+    value, and who won in what was seen.  Compiled where the kernel plays as Python does (and
+    ``native``): the same replies and values (tests/test_rollout_native.py)."""
     me = view.seat
+    specs = _native_lookahead(seats, config) if native else None
+    if specs is not None and not any(throws_dice(style) for s, style in enumerate(seats) if s != me):
+        # all in the kernel: the move, the others' replies, the options at the next decision
+        seen, winner, values, steps = _lookahead(root, specs, me, luck, config, move)
+        return (tuple(seen) if winner < 0 else ("over", winner, *seen)), values, steps
     sim = root.copy()
     winner = sim.apply(move)
     rng = random.Random(luck)
     seen: list = []
     steps = 1
     while winner is None and sim.to_act != me:
-        reply = play(seats[sim.to_act], sim.ctx(), rng)
+        style = seats[sim.to_act]
+        reply = play(style, sim.ctx(), rng) if native else style(sim.ctx(), rng)
         seen.append(None if reply is None else reply.key)
         winner = sim.apply(reply)
         steps += 1
     if winner is not None:
         return ("over", winner, *seen), [sim.value(winner, me)], steps
-    if (specs := _native_lookahead(seats, config)) is not None:
-        values, used = compiled().lookahead(
-            sim.hands, sim.landlord, sim.handicap, sim.to_act, sim.last, sim.passes, sim.played, sim.deck,
-            sim.plays_made, sim.doublings, specs, me, luck, ROLLOUT_LIMIT, config.lookahead, NATIVE_SPECS[_own])
+    if specs is not None:  # the replies were played here (a style threw dice), the rest in the kernel
+        _, _, values, used = _lookahead(sim, specs, me, luck, config)
         return tuple(seen), values, steps + used
     ctx = sim.ctx()
     shortlist, choice = _candidates(ctx, config)
@@ -650,10 +655,18 @@ def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luc
         if won is not None:
             value, used = trial.value(won, me), 1
         else:
-            value, used = _rollout(trial, me, seats, luck)
+            value, used = _rollout(trial, me, seats, luck, native=native)
         values.append(value)
         steps += used
     return tuple(seen), values, steps
+
+
+def _lookahead(sim: Sim, specs: list, me: int, luck: int, config: SearchConfig, *move: Combo | None) -> tuple:
+    """The compiled :func:`to_next_decision` from ``sim`` at ``me``'s decision: with a ``move``, from
+    that move on; without, its options there only."""
+    return compiled().lookahead(sim.hands, sim.landlord, sim.handicap, sim.to_act, sim.last, sim.passes, sim.played,
+                                sim.deck, sim.plays_made, sim.doublings, specs, me, luck, ROLLOUT_LIMIT,
+                                config.lookahead, NATIVE_SPECS[_own], *move)
 
 
 def _native_lookahead(seats: list, config: SearchConfig) -> list | None:

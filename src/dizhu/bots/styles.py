@@ -35,7 +35,7 @@ from .distilled import FILES, distilled_move, net
 from .policy import DEFAULT_STYLE, Ctx, Style, intermediate_move, leads_from_split, normal_move
 
 __all__ = ["STYLES", "STYLE_NAMES", "OWN_STYLES", "PRIOR", "StyleFn", "NATIVE_SPECS", "native_spec", "compiled",
-           "COMPILED", "picks", "play"]
+           "COMPILED", "picks", "play", "throws_dice"]
 
 #: A style: (the seat's knowledge, a random source) -> its play, or None to pass.
 StyleFn = Callable[[Ctx, random.Random], "Combo | None"]
@@ -176,6 +176,16 @@ def picks(styles: Sequence[StyleFn], ctx: Ctx, rng: random.Random) -> list:
 _DICE = frozenset({_normal})
 
 
+def throws_dice(style: StyleFn) -> bool:
+    """Whether ``style`` may draw from its random source: the library's normal style, and any policy
+    from outside the library (no one knows).
+
+    >>> throws_dice(STYLES["normal"]), throws_dice(STYLES["greedy"]), throws_dice(lambda ctx, rng: None)
+    (True, False, True)
+    """
+    return style in _DICE or style not in NATIVE_SPECS
+
+
 def play(style: StyleFn, ctx: Ctx, rng: random.Random) -> Combo | None:
     """What ``style`` plays at ``ctx``: the same play as ``style(ctx, rng)``, from its compiled twin
     when it has one and throws no dice (the twin takes microseconds, the Python policy tens of
@@ -191,9 +201,9 @@ def play(style: StyleFn, ctx: Ctx, rng: random.Random) -> Combo | None:
     True
     """
     kernel = compiled()
-    spec = None if kernel is None or style in _DICE else NATIVE_SPECS.get(style)
-    if spec is None:
+    if kernel is None or throws_dice(style):
         return style(ctx, rng)
+    spec = NATIVE_SPECS[style]
     key, = kernel.picks([spec], ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left, ctx.last, ctx.unseen,
                         ctx.handicap, 0.0, 0.0)
     return None if key is None else play_table()[key]
