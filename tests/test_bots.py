@@ -781,49 +781,45 @@ def test_reading_finds_a_greedy_follower():
     raise AssertionError("no round lasted long enough")
 
 
-def test_reading_replays_the_round_once_for_all_the_worlds():
+def test_reading_replays_the_round_once_for_all_the_worlds(native_parity):
     """What a seat knew at each decision read is the full replay's (``_decisions``, which the table
     reads earlier rounds by), in every world, though the plays are replayed once per view; a view
     with a longer history, or another view, is replayed afresh."""
+    import dataclasses
+
     from dizhu.bots.reading import RECENT, _contexts, _decisions, _play, _replay_of
     from dizhu.bots.search import sample_world
-    from dizhu.bots.view import View
 
     rng, checked = random.Random(6), 0
-    for n in range(16):
-        variant = ("classic", "duel")[n % 2]
-        r = Round.deal(variant, seed=f"replay-{n}")
-        bots = [create("normal", variant, seed=(n, s)) for s in range(r.players)]
-        while r.result is None:
-            obs = r.observation(r.to_act)
-            if obs["phase"] == "playing" and obs["history"] and rng.random() < 0.3:
-                view = View.of(obs)
-                recent = rng.choice((1, 2, RECENT))
-                plays = [(seat, _play(text)) for seat, text in view.history]
-                latest: dict[int, int] = {}
-                read_at = set()
-                for i in range(len(plays) - 1, -1, -1):
-                    seat = plays[i][0]
-                    if seat != view.seat and latest.get(seat, 0) < recent:
-                        latest[seat] = latest.get(seat, 0) + 1
-                        read_at.add(i)
-                replay = _replay_of(view, recent)
-                assert replay.wanted == latest
-                for _ in range(3):
-                    hands = sample_world(view, rng)
-                    held = [h[:] for h in hands]
-                    for seat, combo in plays:
-                        if combo is not None:
-                            held[seat] = [a + b for a, b in zip(held[seat], combo.counts)]
-                    assert [list(map(sum, zip(hands[s], replay.spent[s]))) for s in range(r.players)] == held
-                    full = [(seat, None if combo is None else combo.key, ctx) for seat, combo, ctx in _decisions(
-                        held, plays, r.players, view.landlord, view.handicap, view.variant.deck_counts, read_at)]
-                    assert list(_contexts(_replay_of(view, recent), hands, view)) == full
-                    checked += len(full)
-                assert _replay_of(view, recent) is replay
-                view.history.append([view.seat, "pass"])  # (a view changed in place is read again)
-                assert _replay_of(view, recent) is not replay
-            r.apply(r.to_act, bots[r.to_act].decide(r.observation(r.to_act)))
+    for view in native_parity.round_views(150, 6, 0.3):
+        if not view.history:
+            continue
+        view = dataclasses.replace(view, history=list(view.history))  # (its own: changed below)
+        recent = rng.choice((1, 2, RECENT))
+        plays = [(seat, _play(text)) for seat, text in view.history]
+        latest: dict[int, int] = {}
+        read_at = set()
+        for i in range(len(plays) - 1, -1, -1):
+            seat = plays[i][0]
+            if seat != view.seat and latest.get(seat, 0) < recent:
+                latest[seat] = latest.get(seat, 0) + 1
+                read_at.add(i)
+        replay = _replay_of(view, recent)
+        assert replay.wanted == latest
+        for _ in range(3):
+            hands = sample_world(view, rng)
+            held = [h[:] for h in hands]
+            for seat, combo in plays:
+                if combo is not None:
+                    held[seat] = [a + b for a, b in zip(held[seat], combo.counts)]
+            assert [list(map(sum, zip(hands[s], replay.spent[s]))) for s in range(view.players)] == held
+            full = [(seat, None if combo is None else combo.key, ctx) for seat, combo, ctx in _decisions(
+                held, plays, view.players, view.landlord, view.handicap, view.variant.deck_counts, read_at)]
+            assert list(_contexts(_replay_of(view, recent), hands, view)) == full
+            checked += len(full)
+        assert _replay_of(view, recent) is replay
+        view.history.append([view.seat, "pass"])  # (a view changed in place is read again)
+        assert _replay_of(view, recent) is not replay
     assert checked > 500
 
 

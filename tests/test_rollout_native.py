@@ -120,28 +120,12 @@ def test_one_style_plays_compiled_the_very_play_python_gives(kernel, monkeypatch
     assert len(calls) == len(cases) * len(dice_free)  # the normal style never went to the kernel
 
 
-def test_the_look_ahead_ends_compiled_as_in_python(kernel, monkeypatch):
+def test_the_look_ahead_ends_compiled_as_in_python(kernel, monkeypatch, native_parity):
     """The look-ahead runs in one call of the kernel: the bot's move, the others' replies (in Python if
     a style there throws dice), then at the bot's next decision its options (the rule policy's play
     first, then the shortlist's), each played out: the same replies, values and decisions as the
     Python loop, in both variants, with every style of the library at the other seats."""
-    from dizhu.bots.policy import Ctx
-
-    rng, cases = random.Random(8), []
-    for k in range(30):
-        variant = ("classic", "duel")[k % 2]
-        round_ = Round.deal(variant, seed=f"ahead-{k}")
-        bots = [create("normal", variant, seed=(k, s)) for s in range(round_.players)]
-        while round_.result is None:
-            obs = round_.observation(round_.to_act)
-            if obs["phase"] == "playing" and rng.random() < 0.4:
-                view = View.of(obs)
-                root = search.Sim(view, search.sample_world(view, rng))
-                move = rng.choice(search._candidates(Ctx.of(view))[0])
-                seats = [STYLES[rng.choice(STYLE_NAMES)] for _ in range(round_.players)]
-                config = search.SearchConfig(lookahead=rng.randint(1, 6))
-                cases.append((view, root, move, seats, rng.getrandbits(32), config))
-            round_.apply(round_.to_act, bots[round_.to_act].decide(obs))
+    cases = list(native_parity.lookahead_cases(600, 8, [STYLES[name] for name in STYLE_NAMES]))
     calls, compiled_lookahead = [], kernel.lookahead
     monkeypatch.setattr(kernel, "lookahead", lambda *args: calls.append(args) or compiled_lookahead(*args))
     found = [search.to_next_decision(*case) for case in cases]
@@ -174,21 +158,13 @@ def test_the_look_ahead_ends_compiled_as_in_python(kernel, monkeypatch):
                          view.seat, 1, 400, 3, NATIVE_SPECS[search._own])
 
 
-def test_a_world_is_read_in_one_call_as_decision_by_decision(kernel, monkeypatch):
+def test_a_world_is_read_in_one_call_as_decision_by_decision(kernel, monkeypatch, native_parity):
     """The reading asks the kernel about every decision it reads in a world at once
     (``_rollout.read``): the same answers, the same draws for the normal style, so the same weight
     and style posteriors as asking decision by decision (``styles.picks``)."""
-    rng, cases = random.Random(12), []
-    for k in range(24):
-        variant = ("classic", "duel")[k % 2]
-        round_ = Round.deal(variant, seed=f"read-{k}")
-        bots = [create("normal", variant, seed=(k, s)) for s in range(round_.players)]
-        while round_.result is None:
-            obs = round_.observation(round_.to_act)
-            if obs["phase"] == "playing" and len(obs["history"]) > 3 and rng.random() < 0.3:
-                view = View.of(obs)
-                cases.append((view, search.sample_world(view, rng), rng.getrandbits(32)))
-            round_.apply(round_.to_act, bots[round_.to_act].decide(obs))
+    rng = random.Random(12)
+    cases = [(view, search.sample_world(view, rng), rng.getrandbits(32))
+             for view in native_parity.round_views(150, 12, 0.3) if len(view.history) > 3]
     calls, compiled_read = [], kernel.read
     monkeypatch.setattr(kernel, "read", lambda *args: calls.append(args) or compiled_read(*args))
     found = [reading.read_world(view, hands, random.Random(luck)) for view, hands, luck in cases]

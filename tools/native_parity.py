@@ -219,7 +219,7 @@ def rollout_disagreement(sim, me: int, seats: list, luck: int) -> str | None:  #
     return f"hands {sim.hands}, me {me}: compiled {found}, Python {expected}"
 
 
-def _round_decisions(n: int, seed: int, share: float) -> Iterator[View]:
+def round_views(n: int, seed: int, share: float) -> Iterator[View]:
     """``n`` views of the seat to act, met while seeded rounds (classic and duel in turn) are played by
     normal bots, a ``share`` of the play's decisions."""
     rng = random.Random(seed + 7)
@@ -238,14 +238,15 @@ def _round_decisions(n: int, seed: int, share: float) -> Iterator[View]:
             r.apply(r.to_act, bots[r.to_act].decide(obs))
 
 
-def lookahead_cases(n: int, seed: int) -> Iterator[tuple]:
+def lookahead_cases(n: int, seed: int, styles: "list | None" = None) -> Iterator[tuple]:
     """``n`` look-aheads (``search.to_next_decision``'s arguments): a seat's decision in a seeded
-    round, a world of its view, a move of its shortlist, deterministic styles, a luck, 1 to 6 options."""
+    round, a world of its view, a move of its shortlist, a style of ``styles`` (default: the
+    deterministic ones) for each seat, a luck, 1 to 6 options."""
     rng = random.Random(seed + 8)
-    for view in _round_decisions(n, seed, 0.3):
+    for view in round_views(n, seed, 0.3):
         root = search.Sim(view, search.sample_world(view, rng))
         move = rng.choice(search._candidates(Ctx.of(view))[0])
-        seats = [rng.choice(DETERMINISTIC) for _ in range(view.players)]
+        seats = [rng.choice(styles or DETERMINISTIC) for _ in range(view.players)]
         yield view, root, move, seats, rng.getrandbits(32), search.SearchConfig(lookahead=rng.randint(1, 6))
 
 
@@ -264,7 +265,7 @@ def reading_cases(n: int, seed: int) -> Iterator[tuple]:
     """``n`` readings of a world: a seat's view in a seeded round, a world of it, two draws per
     decision read."""
     rng = random.Random(seed + 9)
-    for view in _round_decisions(n, seed + 1, 0.3):
+    for view in round_views(n, seed + 1, 0.3):
         replay = reading._replay_of(view, reading.RECENT)
         yield view, search.sample_world(view, rng), [rng.random() for _ in range(2 * len(replay.decisions))]
 
