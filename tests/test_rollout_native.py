@@ -74,6 +74,22 @@ def test_the_normal_style_plays_by_its_draws(kernel, native_parity):
     assert len({native_parity.picks_compiled(ctx, 0.1, u / 10)[normal] for u in range(10)}) > 1
 
 
+def test_an_unhashable_policy_replies_in_python_in_the_look_ahead(native_parity):
+    class Greedy:  # a policy object with an __eq__ and so no hash
+        def __eq__(self, other):
+            return isinstance(other, Greedy)
+
+        def __call__(self, ctx, rng):
+            return STYLES["greedy"](ctx, rng)
+
+    view, root, move, _, luck, config = next(native_parity.lookahead_cases(1, 3))
+    assert styles.throws_dice(Greedy())
+    seats = [search._own if s == view.seat else Greedy() for s in range(view.players)]
+    plain = [search._own if s == view.seat else STYLES["greedy"] for s in range(view.players)]
+    assert search.to_next_decision(view, root, move, seats, luck, config) == \
+        search.to_next_decision(view, root, move, plain, luck, config, native=False)
+
+
 def test_a_policy_outside_the_library_is_played_in_python(native_parity):
     sim, me, seats, luck = next(native_parity.rollout_cases(1, 4))
     asked = []
@@ -126,6 +142,8 @@ def test_the_look_ahead_ends_compiled_as_in_python(kernel, monkeypatch, native_p
     first, then the shortlist's), each played out: the same replies, values and decisions as the
     Python loop, in both variants, with every style of the library at the other seats."""
     cases = list(native_parity.lookahead_cases(600, 8, [STYLES[name] for name in STYLE_NAMES]))
+    # every option of the shortlist, however many the configuration allows
+    cases += [(*case[:5], search.SearchConfig(lookahead=100)) for case in cases[:150]]
     calls, compiled_lookahead = [], kernel.lookahead
     monkeypatch.setattr(kernel, "lookahead", lambda *args: calls.append(args) or compiled_lookahead(*args))
     found = [search.to_next_decision(*case) for case in cases]
@@ -133,7 +151,7 @@ def test_the_look_ahead_ends_compiled_as_in_python(kernel, monkeypatch, native_p
     whole = [args for args in calls if len(args) == 17]
     assert len(cases) > 300 and len(whole) > len(cases) // 2 and len(calls) - len(whole) > 30
     assert any(seen[:1] == ("over",) for seen, _, _ in found)  # (rounds that end on the way)
-    assert {len(values) for _, values, _ in found} >= {1, 2, 3, 4, 5, 6}
+    assert {len(values) for _, values, _ in found} >= {1, 2, 3, 4, 5, 6, 10}
     monkeypatch.setattr(search, "_native_lookahead", lambda seats, config: None)
     assert [search.to_next_decision(*case) for case in cases] == found
     # a shortlist of other sizes, or the own style's move first: the kernel does not know them
@@ -150,6 +168,13 @@ def test_the_look_ahead_ends_compiled_as_in_python(kernel, monkeypatch, native_p
         kernel.lookahead(*args, combo_from_counts([int(r == missing) for r in range(15)]))
     with pytest.raises(ValueError, match="throws dice"):
         kernel.lookahead(*args, cases[0][2])
+
+    class Liar(list):  # says it holds three hands and holds two
+        def __len__(self):
+            return 3
+
+    with pytest.raises(ValueError, match="2 or 3 seats"):
+        kernel.lookahead(Liar(root.hands[:2]), *args[1:], cases[0][2])
     sim = root.copy()
     sim.apply(cases[0][2])
     with pytest.raises(ValueError, match="me's own decision"):
@@ -182,6 +207,13 @@ def test_a_world_is_read_in_one_call_as_decision_by_decision(kernel, monkeypatch
         kernel.read(specs, wrong, view.landlord, view.handicap, decisions, [0.5] * (2 * len(decisions)))
     with pytest.raises(ValueError, match="two for each decision"):
         kernel.read(specs, hands, view.landlord, view.handicap, decisions, [0.5])
+
+    class Liar(list):  # says it holds three hands and holds two
+        def __len__(self):
+            return 3
+
+    with pytest.raises(ValueError, match="2 or 3 seats"):
+        kernel.read(specs, Liar(hands[:2]), view.landlord, view.handicap, decisions, [0.5] * (2 * len(decisions)))
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -1241,6 +1241,10 @@ static PyObject *rollout_read(PyObject *self, PyObject *const *args, Py_ssize_t 
         return NULL;
     if ((hs = PySequence_Fast(args[1], "hands")) == NULL)
         goto fail;
+    if (PySequence_Fast_GET_SIZE(hs) != n) { /* (a sequence whose len() and items disagree) */
+        PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
+        goto fail;
+    }
     for (int s = 0; s < n; s++)
         if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), hands[s]))
             goto fail;
@@ -1448,6 +1452,11 @@ static int parse_world(PyObject *const *args, World *w, Style *styles) {
     PyObject *hs = PySequence_Fast(args[0], "hands");
     if (hs == NULL)
         return -1;
+    if (PySequence_Fast_GET_SIZE(hs) != n) { /* (a sequence whose len() and items disagree) */
+        Py_DECREF(hs);
+        PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
+        return -1;
+    }
     for (int s = 0; s < n; s++)
         if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), w->hands[s])) {
             Py_DECREF(hs);
@@ -1561,8 +1570,8 @@ static PyObject *rollout_lookahead(PyObject *self, PyObject *const *args, Py_ssi
     long options = PyLong_AsLong(args[14]);
     if (options == -1 && PyErr_Occurred())
         return NULL;
-    if (options < 1 || options > MAX_CANDS) {
-        PyErr_Format(PyExc_ValueError, "options must be 1 to %d, not %ld", MAX_CANDS, options);
+    if (options < 1) {
+        PyErr_Format(PyExc_ValueError, "options must be at least 1, not %ld", options);
         return NULL;
     }
     if (parse_style(args[15], w.n, &rule))
@@ -1630,13 +1639,13 @@ static PyObject *rollout_lookahead(PyObject *self, PyObject *const *args, Py_ssi
     Ctx x = {0};
     ctx_of(&w, &x);
     Play choice;
+    Cand c[MAX_CANDS + 2], opts[MAX_CANDS + 2];
     busy = 1;
     int chose = decide_style(&x, &rule, &none, &choice);
+    int nc = failed ? 0 : candidates(&x, chose, &choice, c), k = 1;
     busy = 0;
     if (failed)
         goto fail;
-    Cand c[MAX_CANDS + 2], opts[MAX_CANDS + 2];
-    int nc = candidates(&x, chose, &choice, c), k = 1;
     opts[0].pass = !chose;
     opts[0].p = choice;
     for (int i = 0; i < nc && k < options; i++)

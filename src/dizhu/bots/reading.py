@@ -190,7 +190,10 @@ def _replay_of(view: View, recent: int) -> _Replay:
     kept, as a decision reads hundreds of worlds of one view."""
     global _last_replay
     seen, key, replay = _last_replay
-    if seen is view and key == (recent, len(view.history)):
+    history = view.history
+    # (a view changed in place since is replayed again)
+    now = (recent, len(history), tuple(history[-1]) if history else None, view.seat, tuple(view.cards_left))
+    if seen is view and key == now:
         return replay
     players, me = view.players, view.seat
     plays = [(seat, _play(text)) for seat, text in view.history]
@@ -224,7 +227,7 @@ def _replay_of(view: View, recent: int) -> _Replay:
         left[seat] -= combo.size
         last, passes = (seat, combo), 0
     replay = _Replay(tuple(map(tuple, spent)), tuple(decisions), wanted)
-    _last_replay = (view, (recent, len(view.history)), replay)
+    _last_replay = (view, now, replay)
     return replay
 
 

@@ -427,9 +427,13 @@ def _rollout(sim: Sim, me: int, seats: list, luck: int, limit: int = ROLLOUT_LIM
             return sim.value(winner, me), step
     return 0.0, limit
 
-def _candidates(ctx: Ctx, config: SearchConfig | None = None) -> tuple[list[Combo | None], Combo | None]:
-    """The shortlist to search (as ``config`` sizes it), and the intermediate policy's own choice."""
+def _candidates(ctx: Ctx, config: SearchConfig | None = None, *, native: bool = True
+                ) -> tuple[list[Combo | None], Combo | None]:
+    """The shortlist to search (as ``config`` sizes it), and the intermediate policy's own choice
+    (from its compiled twin if ``native``)."""
     config = config or SUPER_HARD
+    if not native:
+        return shortlist(ctx, config.all_leads, config.small_leads, config.all_replies)
     return shortlist(ctx, config.all_leads, config.small_leads, config.all_replies, _rule_choice)
 
 
@@ -644,7 +648,7 @@ def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luc
         _, _, values, used = _lookahead(sim, specs, me, luck, config)
         return tuple(seen), values, steps + used
     ctx = sim.ctx()
-    shortlist, choice = _candidates(ctx, config)
+    shortlist, choice = _candidates(ctx, config, native=native)
     if config.lookahead_first == "own":
         key, = picks([seats[me]], ctx, random.Random(luck))
         choice = next((m for m in shortlist if (None if m is None else m.key) == key), choice)
@@ -672,8 +676,8 @@ def _lookahead(sim: Sim, specs: list, me: int, luck: int, config: SearchConfig, 
 def _native_lookahead(seats: list, config: SearchConfig) -> list | None:
     """The compiled rollouts' specs of ``seats`` when the kernel can end :func:`to_next_decision` as
     Python does: it knows the default shortlist and puts the rule policy's move first; else None."""
-    if config.lookahead_first != "rule" or (config.all_leads, config.small_leads, config.all_replies) != (
-            ALL_LEADS, SMALL_LEADS, ALL_REPLIES):
+    if config.lookahead < 1 or config.lookahead_first != "rule" or (
+            config.all_leads, config.small_leads, config.all_replies) != (ALL_LEADS, SMALL_LEADS, ALL_REPLIES):
         return None
     return _native_specs(seats)
 
