@@ -54,9 +54,9 @@ class DecisionPace:
 
 #: Each pace lies above nearly every decision of its level on a loaded server
 #: (`benchmarks/bots.py`: normal and intermediate take 0.1 ms median, 0.3 ms at the 95th
-#: percentile; super-hard 0.02 s (classic) and, looking ahead to its next move since session 39,
-#: 0.35 s (duel) of CPU median, 0.17 s and 0.57 s at the 95th percentile, and its search is
-#: capped inside the pace, at 0.48 s), and at most 1 s.
+#: percentile; super-hard, on a machine five times slower than usual (session 51), 0.008 s
+#: (classic) and 0.25 s (duel, looking ahead to its next move) of CPU median, 0.29 s and 0.59 s at
+#: the 95th percentile, and its search is capped inside the pace, at 0.48 s), and at most 1 s.
 PACES: dict[str, DecisionPace] = {
     "normal": DecisionPace(0.008, 0.016),
     "intermediate": DecisionPace(0.008, 0.016),
