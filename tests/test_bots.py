@@ -122,12 +122,13 @@ LAST_CARD_SCRIPT = ["0: play Q", "1: play K", "0: pass", "1: play 5", "0: play 8
 
 @pytest.mark.parametrize("native", [True, False], ids=["compiled", "python"])
 def test_a_control_is_led_before_a_small_single_to_an_opponent_on_its_last_card(native, monkeypatch):
-    from dizhu.bots import search
+    from dizhu.bots import search, styles
     from dizhu.bots.policy import Ctx, intermediate_move
     from dizhu.bots.view import View
 
     if not native:
-        monkeypatch.setattr(search, "compiled", lambda: None)
+        monkeypatch.setattr(search, "compiled", lambda: None)  # (its own later moves by intermediate)
+        monkeypatch.setattr(styles, "compiled", lambda: None)
     elif search.compiled() is None:
         pytest.skip("the compiled kernel is not built")
     r = play(Round.from_deal("duel", **LAST_CARD_DEAL), LAST_CARD_SCRIPT)
@@ -782,13 +783,34 @@ def test_reading_finds_a_greedy_follower():
 
 
 def test_reading_replays_the_round_once_for_all_the_worlds(native_parity):
-    """What a seat knew at each decision read is the full replay's (``_decisions``, which the table
-    reads earlier rounds by), in every world, though the plays are replayed once per view; a view
-    with a longer history, or another view, is replayed afresh."""
+    """What a seat knew at each decision read is what a plain replay of the round in that world
+    gives (below: the hands at the start, spent play by play), in every world, though the plays are
+    replayed once per view; a view with a longer history, or another view, is replayed afresh."""
     import dataclasses
 
-    from dizhu.bots.reading import RECENT, _contexts, _decisions, _play, _replay_of
+    from dizhu.bots.policy import Ctx
+    from dizhu.bots.reading import RECENT, _contexts, _play, _replay_of
     from dizhu.bots.search import sample_world
+    from dizhu.rules import trick_over
+
+    def replayed(held, plays, view, at):
+        played, left = [0] * 15, [sum(h) for h in held]
+        last, passes = None, 0
+        for i, (seat, combo) in enumerate(plays):
+            if i in at:
+                hand = tuple(held[seat])
+                unseen = tuple(d - p - h for d, p, h in zip(view.variant.deck_counts, played, hand))
+                yield seat, None if combo is None else combo.key, Ctx(
+                    hand, seat, view.players, view.landlord, left[:], last, unseen, view.handicap)
+            if combo is None:
+                passes += 1
+                if trick_over(passes, view.players):
+                    last, passes = None, 0
+                continue
+            held[seat] = [h - n for h, n in zip(held[seat], combo.counts)]
+            played = [p + n for p, n in zip(played, combo.counts)]
+            left[seat] -= combo.size
+            last, passes = (seat, combo), 0
 
     rng, checked = random.Random(6), 0
     for view in native_parity.round_views(150, 6, 0.3):
@@ -813,9 +835,9 @@ def test_reading_replays_the_round_once_for_all_the_worlds(native_parity):
                 if combo is not None:
                     held[seat] = [a + b for a, b in zip(held[seat], combo.counts)]
             assert [list(map(sum, zip(hands[s], replay.spent[s]))) for s in range(view.players)] == held
-            full = [(seat, None if combo is None else combo.key, ctx) for seat, combo, ctx in _decisions(
-                held, plays, view.players, view.landlord, view.handicap, view.variant.deck_counts, read_at)]
-            assert list(_contexts(_replay_of(view, recent), hands, view)) == full
+            full = list(replayed(held, plays, view, read_at))
+            found = _contexts(_replay_of(view, recent), hands, view.players, view.landlord, view.handicap)
+            assert list(found) == full
             checked += len(full)
         assert _replay_of(view, recent) is replay
         view.history.append([view.seat, "pass"])  # (a view changed in place is read again)

@@ -55,7 +55,6 @@ def frozen(monkeypatch):
 
     # the Python rollouts and readings (the compiled ones draw the normal style's dice their own way)
     monkeypatch.setattr(live, "compiled", lambda: None)
-    monkeypatch.setattr(reading, "compiled", lambda: None)
     # the one deliberate change of play since that kernel (session 37): with an opponent about to go
     # out and only small singles or pairs beside the controls, a control is led first; the frozen
     # kernel led the small one

@@ -35,8 +35,8 @@ def test_the_compiled_rollouts_run_unless_pure_python_is_asked_for():
 
 def test_every_library_style_has_a_compiled_twin_and_only_those():
     assert set(NATIVE_SPECS) == set(OWN_STYLES.values())
-    assert search._native_specs([STYLES["greedy"], search._own]) == [native_spec("greedy"), native_spec("intermediate")]
-    assert search._native_specs([STYLES["greedy"], lambda ctx, rng: None]) is None
+    assert styles.twins([STYLES["greedy"], search._own])[1] == [native_spec("greedy"), native_spec("intermediate")]
+    assert styles.twins([STYLES["greedy"], lambda ctx, rng: None]) is None
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -195,7 +195,7 @@ def test_a_world_is_read_in_one_call_as_decision_by_decision(kernel, monkeypatch
     found = [reading.read_world(view, hands, random.Random(luck)) for view, hands, luck in cases]
     assert len(calls) == len(cases) > 100
     assert len({r.weight for r in found}) > len(found) // 2  # the worlds weigh differently
-    monkeypatch.setattr(reading, "compiled", lambda: None)  # (styles.picks still asks the kernel)
+    monkeypatch.setattr(reading, "twins", lambda styles: None)  # (styles.picks still asks the kernel)
     assert [reading.read_world(view, hands, random.Random(luck)) for view, hands, luck in cases] == found
     assert len(calls) == len(cases)
     view, hands, _ = cases[0]

@@ -272,7 +272,8 @@ def reading_cases(n: int, seed: int) -> Iterator[tuple]:
 
 def reading_python(view: View, hands: list, draws: list) -> list:
     """What every style plays at each decision the reading reads, in Python."""
-    contexts = reading._contexts(reading._replay_of(view, reading.RECENT), hands, view)
+    contexts = reading._contexts(reading._replay_of(view, reading.RECENT), hands, view.players, view.landlord,
+                                 view.handicap)
     return [picks_python(ctx, draws[2 * j], draws[2 * j + 1]) for j, (_, _, ctx) in enumerate(contexts)]
 
 

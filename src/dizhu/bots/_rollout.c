@@ -1015,6 +1015,30 @@ static int parse_counts(PyObject *seq, uint8_t *c) {
     return result;
 }
 
+/* The rank counts of 2 or 3 seats' hands into hands; the number of seats, or -1 with an error set
+ * (also for a sequence whose len() and items disagree). */
+static int parse_hands(PyObject *seq, uint8_t hands[MAX_SEATS][NUM_RANKS]) {
+    Py_ssize_t n = PySequence_Length(seq);
+    if (n < 2 || n > MAX_SEATS) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
+        return -1;
+    }
+    PyObject *hs = PySequence_Fast(seq, "hands");
+    if (hs == NULL)
+        return -1;
+    int result = (int)n;
+    if (PySequence_Fast_GET_SIZE(hs) != n) {
+        PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
+        result = -1;
+    }
+    for (int s = 0; result > 0 && s < n; s++)
+        if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), hands[s]))
+            result = -1;
+    Py_DECREF(hs);
+    return result;
+}
+
 static int parse_ints(PyObject *seq, int *out, int n, const char *what) {
     PyObject *items = PySequence_Fast(seq, what);
     if (items == NULL)
@@ -1227,27 +1251,13 @@ static PyObject *rollout_read(PyObject *self, PyObject *const *args, Py_ssize_t 
     }
     if (ready())
         return NULL;
-    Py_ssize_t players = PySequence_Length(args[1]);
-    if (players < 2 || players > MAX_SEATS) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
-        return NULL;
-    }
-    int n = (int)players, landlord, handicap;
     uint8_t hands[MAX_SEATS][NUM_RANKS];
+    int n = parse_hands(args[1], hands), landlord, handicap;
     Style asked[MAX_ASKED];
-    PyObject *hs = NULL, *specs = NULL, *decisions = NULL, *draws = NULL, *out = NULL, *decision = NULL;
-    if ((landlord = small_int(args[2], n, "the landlord")) < 0 || (handicap = small_int(args[3], 21, "the handicap")) < 0)
+    PyObject *specs = NULL, *decisions = NULL, *draws = NULL, *out = NULL, *decision = NULL;
+    if (n < 0 || (landlord = small_int(args[2], n, "the landlord")) < 0 ||
+        (handicap = small_int(args[3], 21, "the handicap")) < 0)
         return NULL;
-    if ((hs = PySequence_Fast(args[1], "hands")) == NULL)
-        goto fail;
-    if (PySequence_Fast_GET_SIZE(hs) != n) { /* (a sequence whose len() and items disagree) */
-        PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
-        goto fail;
-    }
-    for (int s = 0; s < n; s++)
-        if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), hands[s]))
-            goto fail;
     if ((specs = PySequence_Fast(args[0], "styles must be a sequence of style specs")) == NULL)
         goto fail;
     Py_ssize_t k = PySequence_Fast_GET_SIZE(specs);
@@ -1321,13 +1331,11 @@ static PyObject *rollout_read(PyObject *self, PyObject *const *args, Py_ssize_t 
         busy = 0;
         Py_CLEAR(decision);
     }
-    Py_DECREF(hs);
     Py_DECREF(specs);
     Py_DECREF(decisions);
     Py_DECREF(draws);
     return out;
 fail:
-    Py_XDECREF(hs);
     Py_XDECREF(specs);
     Py_XDECREF(decisions);
     Py_XDECREF(draws);
@@ -1442,27 +1450,9 @@ static int play_to_end(World *w, const Style *styles, int me, uint64_t luck, lon
  * doublings, styles: a Sim's fields and a style spec for each seat) into w and styles; 0, or -1 with
  * an error set. */
 static int parse_world(PyObject *const *args, World *w, Style *styles) {
-    Py_ssize_t players = PySequence_Length(args[0]);
-    if (players < 2 || players > MAX_SEATS) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
+    int n = w->n = parse_hands(args[0], w->hands);
+    if (n < 0)
         return -1;
-    }
-    int n = w->n = (int)players;
-    PyObject *hs = PySequence_Fast(args[0], "hands");
-    if (hs == NULL)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(hs) != n) { /* (a sequence whose len() and items disagree) */
-        Py_DECREF(hs);
-        PyErr_SetString(PyExc_ValueError, "hands: 2 or 3 seats");
-        return -1;
-    }
-    for (int s = 0; s < n; s++)
-        if (parse_counts(PySequence_Fast_GET_ITEM(hs, s), w->hands[s])) {
-            Py_DECREF(hs);
-            return -1;
-        }
-    Py_DECREF(hs);
     PyObject *ss = PySequence_Fast(args[10], "styles");
     if (ss == NULL)
         return -1;

@@ -44,7 +44,7 @@ from ..rules import trick_over
 from ..variants import get_variant
 from .bidding import CLASSIC_THRESHOLDS, wants_rob, win_chance
 from .policy import Ctx
-from .styles import NATIVE_SPECS, PRIOR, STYLE_NAMES, STYLES, compiled, picks
+from .styles import PRIOR, STYLE_NAMES, STYLES, picks, twins
 from .view import View, counts_of
 
 __all__ = ["Reading", "Table", "read_world", "read_table", "bids_likelihood", "HIT", "MISS", "RECENT"]
@@ -195,26 +195,34 @@ def _replay_of(view: View, recent: int) -> _Replay:
     now = (recent, len(history), tuple(history[-1]) if history else None, view.seat, tuple(view.cards_left))
     if seen is view and key == now:
         return replay
-    players, me = view.players, view.seat
     plays = [(seat, _play(text)) for seat, text in view.history]
     wanted: dict[int, int] = {}
     read_at: set[int] = set()
     for i in range(len(plays) - 1, -1, -1):
         seat = plays[i][0]
-        if seat != me and wanted.get(seat, 0) < recent:
+        if seat != view.seat and wanted.get(seat, 0) < recent:
             wanted[seat] = wanted.get(seat, 0) + 1
             read_at.add(i)
+    replay = _replay(plays, view.players, view.variant.deck_counts, view.cards_left, read_at, wanted)
+    _last_replay = (view, now, replay)
+    return replay
+
+
+def _replay(plays: list, players: int, deck: tuple[int, ...], cards_left: list[int], read_at: "set[int] | None",
+            wanted: "dict[int, int] | None" = None) -> _Replay:
+    """Replay ``plays`` ((seat, combo or None), in order) whose seats hold ``cards_left`` cards at
+    the end, reading the decisions whose index is in ``read_at`` (None: all)."""
     spent = [[0] * NUM_RANKS for _ in range(players)]
     for seat, combo in plays:
         if combo is not None:
             spent[seat][:] = map(add, spent[seat], combo.counts)
     to_come = [row[:] for row in spent]
-    left = [n + sum(row) for n, row in zip(view.cards_left, spent)]
-    unplayed = list(view.variant.deck_counts)
+    left = [n + sum(row) for n, row in zip(cards_left, spent)]
+    unplayed = list(deck)
     last, passes = None, 0
     decisions = []
     for i, (seat, combo) in enumerate(plays):
-        if i in read_at:
+        if read_at is None or i in read_at:
             decisions.append((seat, None if combo is None else combo.key, tuple(to_come[seat]), tuple(unplayed),
                               tuple(left), last))
         if combo is None:
@@ -226,15 +234,12 @@ def _replay_of(view: View, recent: int) -> _Replay:
         unplayed[:] = map(sub, unplayed, combo.counts)
         left[seat] -= combo.size
         last, passes = (seat, combo), 0
-    replay = _Replay(tuple(map(tuple, spent)), tuple(decisions), wanted)
-    _last_replay = (view, now, replay)
-    return replay
+    return _Replay(tuple(map(tuple, spent)), tuple(decisions), wanted or {})
 
 
-def _contexts(replay: _Replay, hands: list[list[int]], view: View):
+def _contexts(replay: _Replay, hands: list[list[int]], players: int, landlord: int, handicap: int):
     """``(seat, the key of its action or None, what it knew then)`` at each decision ``replay`` reads,
-    in the world ``hands``."""
-    players, landlord, handicap = view.players, view.landlord, view.handicap
+    in the world ``hands`` (every seat's cards at the end of the plays)."""
     for seat, actual, to_come, unplayed, left, last in replay.decisions:
         hand = tuple(map(add, hands[seat], to_come))  # the seat's hand then, in this world
         yield seat, actual, Ctx(hand, seat, players, landlord, list(left), last, tuple(map(sub, unplayed, hand)),
@@ -246,10 +251,11 @@ def _answers(replay: _Replay, hands: list[list[int]], view: View, styles: list, 
     ``replay`` reads, in the world ``hands``: every decision in one call of the compiled kernel when each
     style has a twin there, the normal style's two draws at each decision taken from ``rng`` in the
     order :func:`~dizhu.bots.styles.picks` takes them; else decision by decision."""
-    kernel = compiled()
-    specs = [NATIVE_SPECS.get(style) for style in styles] if kernel is not None else [None]
-    if None in specs:
-        return ((seat, actual, picks(styles, ctx, rng)) for seat, actual, ctx in _contexts(replay, hands, view))
+    found = twins(styles)
+    if found is None:
+        contexts = _contexts(replay, hands, view.players, view.landlord, view.handicap)
+        return ((seat, actual, picks(styles, ctx, rng)) for seat, actual, ctx in contexts)
+    kernel, specs = found
     decisions = replay.decisions
     draws = [rng.random() for _ in range(2 * len(decisions))]
     said = kernel.read(specs, hands, view.landlord, view.handicap, decisions, draws)
@@ -308,46 +314,26 @@ def _round_evidence(key: tuple, variant: str) -> dict[int, tuple[tuple[int, ...]
     played at each decision: seat -> (agreements per style, decisions where styles differ)."""
     landlord, hands, history, handicap = key
     v = get_variant(variant)
-    players, deck = v.players, v.deck_counts
-    held = [list(counts_of(h)) for h in hands]
+    players = v.players
     plays = [(seat, _play(text)) for seat, text in history]
+    dealt = [counts_of(h) for h in hands]
+    left = [sum(h) for h in dealt]
+    for seat, combo in plays:
+        if combo is not None:
+            left[seat] -= combo.size
+    replay = _replay(plays, players, v.deck_counts, left, None)
+    end = [list(map(sub, h, spent)) for h, spent in zip(dealt, replay.spent)]  # every hand at the end
     agree = {s: [0] * len(STYLE_NAMES) for s in range(players)}
     seen = dict.fromkeys(range(players), 0)
     rng = random.Random(0)  # the normal style's dice: the same every time the round is read
     every = [STYLES[name] for name in STYLE_NAMES]
-    for seat, combo, ctx in _decisions(held, plays, players, landlord, handicap or 0, deck, None):
+    for seat, actual, ctx in _contexts(replay, end, players, landlord, handicap or 0):
         said = picks(every, ctx, rng)
         if len(set(said)) > 1:
-            actual = None if combo is None else combo.key
             seen[seat] += 1
             for k, pick in enumerate(said):
                 agree[seat][k] += pick == actual
     return {s: (tuple(agree[s]), seen[s]) for s in range(players)}
-
-
-def _decisions(held: list[list[int]], plays: list, players: int, landlord: int, handicap: int,
-               deck: tuple[int, ...], at: "set[int] | None"):
-    """Replay ``plays`` ((seat, combo or None), in order) from the hands ``held`` (spent on the
-    way) and yield ``(seat, combo, ctx)`` at each decision whose index is in ``at`` (None: all),
-    ``ctx`` being what the seat knew then."""
-    played = [0] * NUM_RANKS
-    left = [sum(h) for h in held]
-    last, passes = None, 0
-    for i, (seat, combo) in enumerate(plays):
-        if at is None or i in at:
-            hand = tuple(held[seat])
-            unseen = tuple(map(sub, map(sub, deck, played), hand))
-            yield seat, combo, Ctx(hand, seat, players, landlord, left[:], last, unseen, handicap)
-        if combo is None:
-            passes += 1
-            if trick_over(passes, players):
-                last, passes = None, 0
-            continue
-        for r, n in enumerate(combo.counts):
-            held[seat][r] -= n
-            played[r] += n
-        left[seat] -= combo.size
-        last, passes = (seat, combo), 0
 
 
 @lru_cache(maxsize=4096)

@@ -58,7 +58,8 @@ from .hands import NATIVE
 from .policy import Ctx, Decision, intermediate_move
 from .reading import HIT, MISS, RECENT, Reading, Table, read_table, read_world
 from .shortlist import ALL_LEADS, ALL_REPLIES, SMALL_LEADS, shortlist
-from .styles import COMPILED, NATIVE_SPECS, OWN_STYLES, PRIOR, STYLES, StyleFn, compiled, picks, play, throws_dice
+from .styles import (COMPILED, NATIVE_SPECS, OWN_STYLES, PRIOR, STYLES, StyleFn, compiled, picks, play, throws_dice,
+                     twins)
 from .view import View
 
 __all__ = ["search_move", "evaluate", "play_out", "to_next_decision", "ranked", "Estimate", "SearchConfig", "SUPER_HARD",
@@ -392,17 +393,6 @@ class Sim:
         return score if same_side(me, winner, self.landlord) else -score
 
 
-def _native_specs(seats: list) -> list | None:
-    """The compiled rollouts' spec of each seat's policy, or None if one has none (or no kernel)."""
-    if compiled() is None:
-        return None
-    try:
-        specs = [NATIVE_SPECS.get(policy) for policy in seats]
-    except TypeError:  # an unhashable policy: not one of the library's
-        return None
-    return None if None in specs else specs
-
-
 #: Decisions a rollout makes at most (a round ends long before).
 ROLLOUT_LIMIT = 400
 
@@ -415,10 +405,11 @@ def _rollout(sim: Sim, me: int, seats: list, luck: int, limit: int = ROLLOUT_LIM
     library style (and ``native``): the same plays, but for the normal style's draws, which come
     from the kernel's own generator (tests/test_rollout_native.py).
     """
-    specs = _native_specs(seats) if native else None
-    if specs is not None:
-        return compiled().rollout(sim.hands, sim.landlord, sim.handicap, sim.to_act, sim.last, sim.passes,
-                               sim.played, sim.deck, sim.plays_made, sim.doublings, specs, me, luck, limit)
+    found = twins(seats) if native else None
+    if found is not None:
+        kernel, specs = found
+        return kernel.rollout(sim.hands, sim.landlord, sim.handicap, sim.to_act, sim.last, sim.passes,
+                              sim.played, sim.deck, sim.plays_made, sim.doublings, specs, me, luck, limit)
     rng = random.Random(luck)
     for step in range(1, limit + 1):
         combo = seats[sim.to_act](sim.ctx(), rng)
@@ -626,10 +617,10 @@ def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luc
     value, and who won in what was seen.  Compiled where the kernel plays as Python does (and
     ``native``): the same replies and values (tests/test_rollout_native.py)."""
     me = view.seat
-    specs = _native_lookahead(seats, config) if native else None
-    if specs is not None and not any(throws_dice(style) for s, style in enumerate(seats) if s != me):
+    found = _native_lookahead(seats, config) if native else None
+    if found is not None and not any(throws_dice(style) for s, style in enumerate(seats) if s != me):
         # all in the kernel: the move, the others' replies, the options at the next decision
-        seen, winner, values, steps = _lookahead(root, specs, me, luck, config, move)
+        seen, winner, values, steps = _lookahead(root, found, me, luck, config, move)
         return (tuple(seen) if winner < 0 else ("over", winner, *seen)), values, steps
     sim = root.copy()
     winner = sim.apply(move)
@@ -644,8 +635,8 @@ def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luc
         steps += 1
     if winner is not None:
         return ("over", winner, *seen), [sim.value(winner, me)], steps
-    if specs is not None:  # the replies were played here (a style threw dice), the rest in the kernel
-        _, _, values, used = _lookahead(sim, specs, me, luck, config)
+    if found is not None:  # the replies were played here (a style threw dice), the rest in the kernel
+        _, _, values, used = _lookahead(sim, found, me, luck, config)
         return tuple(seen), values, steps + used
     ctx = sim.ctx()
     shortlist, choice = _candidates(ctx, config, native=native)
@@ -665,21 +656,23 @@ def to_next_decision(view: View, root: Sim, move: Combo | None, seats: list, luc
     return tuple(seen), values, steps
 
 
-def _lookahead(sim: Sim, specs: list, me: int, luck: int, config: SearchConfig, *move: Combo | None) -> tuple:
-    """The compiled :func:`to_next_decision` from ``sim`` at ``me``'s decision: with a ``move``, from
-    that move on; without, its options there only."""
-    return compiled().lookahead(sim.hands, sim.landlord, sim.handicap, sim.to_act, sim.last, sim.passes, sim.played,
-                                sim.deck, sim.plays_made, sim.doublings, specs, me, luck, ROLLOUT_LIMIT,
-                                config.lookahead, NATIVE_SPECS[_own], *move)
+def _lookahead(sim: Sim, found: tuple, me: int, luck: int, config: SearchConfig, *move: Combo | None) -> tuple:
+    """The compiled :func:`to_next_decision` (``found``: the kernel and the seats' specs) from ``sim``
+    at ``me``'s decision: with a ``move``, from that move on; without, its options there only."""
+    kernel, specs = found
+    return kernel.lookahead(sim.hands, sim.landlord, sim.handicap, sim.to_act, sim.last, sim.passes, sim.played,
+                            sim.deck, sim.plays_made, sim.doublings, specs, me, luck, ROLLOUT_LIMIT,
+                            config.lookahead, NATIVE_SPECS[_own], *move)
 
 
-def _native_lookahead(seats: list, config: SearchConfig) -> list | None:
-    """The compiled rollouts' specs of ``seats`` when the kernel can end :func:`to_next_decision` as
-    Python does: it knows the default shortlist and puts the rule policy's move first; else None."""
+def _native_lookahead(seats: list, config: SearchConfig) -> "tuple | None":
+    """The kernel and ``seats``' specs (:func:`~dizhu.bots.styles.twins`) when the kernel can play
+    :func:`to_next_decision` as Python does: it knows the default shortlist and puts the rule
+    policy's move first; else None."""
     if config.lookahead < 1 or config.lookahead_first != "rule" or (
             config.all_leads, config.small_leads, config.all_replies) != (ALL_LEADS, SMALL_LEADS, ALL_REPLIES):
         return None
-    return _native_specs(seats)
+    return twins(seats)
 
 
 def _group_value(rows: list[tuple[float, list[float]]], objective: Callable[[float], float] | None = None,

@@ -35,7 +35,7 @@ from .distilled import FILES, distilled_move, net
 from .policy import DEFAULT_STYLE, Ctx, Style, intermediate_move, leads_from_split, normal_move
 
 __all__ = ["STYLES", "STYLE_NAMES", "OWN_STYLES", "PRIOR", "StyleFn", "NATIVE_SPECS", "native_spec", "compiled",
-           "COMPILED", "picks", "play", "throws_dice"]
+           "COMPILED", "picks", "play", "throws_dice", "twins"]
 
 #: A style: (the seat's knowledge, a random source) -> its play, or None to pass.
 StyleFn = Callable[[Ctx, random.Random], "Combo | None"]
@@ -164,12 +164,34 @@ def picks(styles: Sequence[StyleFn], ctx: Ctx, rng: random.Random) -> list:
     >>> picks([_distilled], ctx, random.Random(1)) == [distilled_move(ctx).key]
     True
     """
-    kernel = compiled()
-    specs = [NATIVE_SPECS.get(style) for style in styles] if kernel is not None else [None]
-    if None not in specs:
-        return kernel.picks(specs, ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left,
-                            ctx.last, ctx.unseen, ctx.handicap, rng.random(), rng.random())
+    found = twins(styles)
+    if found is not None:
+        return _ask(*found, ctx, rng.random(), rng.random())
     return [None if (move := style(ctx, rng)) is None else move.key for style in styles]
+
+
+def twins(styles: Sequence[StyleFn]) -> "tuple[ModuleType, list] | None":
+    """The compiled kernel and the spec of each of ``styles``' twins there, or None when one of them
+    has no twin (an unhashable policy has none) or there is no kernel: the one place that decides
+    whether the styles play compiled.
+
+    >>> twins([STYLES["greedy"], lambda ctx, rng: None]) is None
+    True
+    """
+    kernel = compiled()
+    if kernel is None:
+        return None
+    try:
+        specs = [NATIVE_SPECS.get(style) for style in styles]
+    except TypeError:  # an unhashable policy: not one of the library's
+        return None
+    return None if None in specs else (kernel, specs)
+
+
+def _ask(kernel: ModuleType, specs: list, ctx: Ctx, u1: float, u2: float) -> list:
+    """The keys of what the compiled styles ``specs`` play at ``ctx`` (u1, u2: the normal style's draws)."""
+    return kernel.picks(specs, ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left, ctx.last, ctx.unseen,
+                        ctx.handicap, u1, u2)
 
 
 #: The styles that throw dice: their compiled twin draws them apart from Python's ``random``.
@@ -203,12 +225,10 @@ def play(style: StyleFn, ctx: Ctx, rng: random.Random) -> Combo | None:
     >>> play(_cautious, ctx, random.Random(1)) is _cautious(ctx, random.Random(1))
     True
     """
-    kernel = compiled()
-    if kernel is None or throws_dice(style):
+    found = None if throws_dice(style) else twins([style])
+    if found is None:
         return style(ctx, rng)
-    spec = NATIVE_SPECS[style]
-    key, = kernel.picks([spec], ctx.hand, ctx.seat, ctx.landlord, ctx.cards_left, ctx.last, ctx.unseen,
-                        ctx.handicap, 0.0, 0.0)
+    key, = _ask(*found, ctx, 0.0, 0.0)
     return None if key is None else play_table()[key]
 
 
