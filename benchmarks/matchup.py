@@ -11,8 +11,9 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 - ``rlcard``: DouZero's bundled RLCard rule agent (classic only; see benchmarks/vs_public.py);
 - ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``,
   ``super-hard-norace``, ``super-hard-lean``, ``super-hard-notable``, ``super-hard-wp*``,
-  ``super-hard-wide``, ``super-hard-recent10``, ``super-hard-recentall``, ``super-hard-exact*``,
-  ``super-hard-sharp``, ``super-hard-deep``, ``super-hard-told``, ``super-hard-own*``, ``super-hard-nolook``, ``super-hard-look*``: the
+  ``super-hard-wide``, ``super-hard-narrow``, ``super-hard-recent10``, ``super-hard-recentall``, ``super-hard-exact*``,
+  ``super-hard-sharp``, ``super-hard-deep``, ``super-hard-told``, ``super-hard-told1``, ``super-hard-oldread``,
+  ``super-hard-sir1``, ``super-hard-sharper``, ``super-hard-own*``, ``super-hard-nolook``, ``super-hard-look*``: the
   super-hard search with one part of it on or off, to find what it is worth (same budget and seeds; ``dizhu.bots.search.SearchConfig``): ``full`` reads every other seat
   against the style mixture ``styles.PRIOR`` and weighs the worlds by it; ``nomix`` reads every
   seat as intermediate only (worlds weighed, no style mixture); ``noread`` weighs every world
@@ -22,18 +23,26 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   ``lean`` reads against a prior that leans harder on intermediate (0.7, the other styles 0.075
   each; super-hard's ``styles.PRIOR`` is 0.4 and 0.15); ``notable`` does not read the earlier
   rounds at the table (``SearchConfig.table``; with ``--series`` they exist); ``wp25``, ``wp50``,
-  ``wp100`` rank moves by a blend of the chance to win and the points (``SearchConfig.win_weight``
-  0.25, 0.5, 1; super-hard's is 0, points alone); ``wide`` searches a longer shortlist (every lead
+  ``wp90``, ``wp100`` rank moves by a blend of the chance to win and the points (``SearchConfig.win_weight``
+  0.25, 0.5, 0.9, 1; super-hard's is 0, points alone); ``wide`` searches a longer shortlist (every lead
   up to 40, else the split's plays and every single and pair; every reply up to 30 choices:
   ``SearchConfig.all_leads``, ``small_leads``, ``all_replies``); ``recent10`` (``recentall``) reads each other
   seat's latest 10 decisions (all of them) instead of 5 (``SearchConfig.recent``); ``exact15`` solves a world
   exactly from 15 cards left in all hands together instead of 9 (``SearchConfig.exact_cards``);
-  ``sharp`` reads with likelihoods 0.9 and 0.1 instead of 0.8 and 0.25 (``SearchConfig.hit``,
-  ``miss``: a world one style fails to explain weighs less); ``deep`` stops at 4,000 worlds instead of
+  ``sharp`` reads with likelihoods 0.9 and 0.1 in both variants (``SearchConfig.hit``, ``miss``;
+  classic's are 0.8 and 0.25, the duel's 0.9 and 0.1: a world one style fails to explain weighs
+  less); ``deep`` stops at 4,000 worlds instead of
   1,000 (``SearchConfig.max_worlds``), for runs with a longer ``--budget``; ``told`` is
   *told* that every other seat plays exactly as intermediate (prior intermediate alone, likelihoods
   0.999 and 0.001, the earlier rounds of a ``--series`` not read): against intermediate, the most any reading of the hidden cards from the
-  other seats' play can give, since it is the true model; never a player for the site;
+  other seats' play can give, since it is the true model; never a player for the site; ``told1``
+  the same with every sampled world played out (``SearchConfig.resample`` 1: so sharp a reading
+  then leaves a handful of worlds that count, session 52's ``told``); ``oldread`` reads the duel as
+  classic does (likelihoods 0.8 and 0.25, no resampling: super-hard before session 53); ``sir1``
+  keeps the duel's likelihoods (0.9 and 0.1) without resampling; ``sharper`` reads with 0.95 and
+  0.05 every decision of the round (``SearchConfig.recent`` 100) in both variants; ``narrow``
+  searches a shorter shortlist (every lead up to 8 choices, else the split's plays and 2 singles
+  or pairs; every reply up to 6);
   ``owngreedy``, ``owncautious``, ``ownbombs``, ``ownintermediate`` play the bot's own later moves
   in the play search's rollouts by that library style in both variants, instead of intermediate in
   classic and the distilled policy in duel (``SearchConfig.own``; the bid search
@@ -75,6 +84,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from dizhu import arena  # noqa: E402
+from dizhu.bots.reading import HIT, MISS  # noqa: E402
 from dizhu.combos import classify  # noqa: E402
 
 #: Benchmark-only super-hard variants: player name -> how it models the other seats.
@@ -89,8 +99,10 @@ ABLATIONS = {
     "super-hard-notable": {"table": False},
     "super-hard-wp25": {"win_weight": 0.25},
     "super-hard-wp50": {"win_weight": 0.5},
+    "super-hard-wp90": {"win_weight": 0.9},
     "super-hard-wp100": {"win_weight": 1.0},
     "super-hard-wide": {"all_leads": 40, "small_leads": 30, "all_replies": 30},
+    "super-hard-narrow": {"all_leads": 8, "small_leads": 2, "all_replies": 6},
     "super-hard-recent10": {"recent": 10},
     "super-hard-recentall": {"recent": 100},
     "super-hard-exact15": {"exact_cards": 15},
@@ -116,6 +128,11 @@ ABLATIONS = {
     "super-hard-lookz05": {"lookahead_z": 0.5},
     "super-hard-ownfirst": {"lookahead_first": "own"},
     "super-hard-told": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False},
+    "super-hard-told1": {"prior": {"intermediate": 1.0}, "hit": 0.999, "miss": 0.001, "table": False,
+                         "resample": 1},
+    "super-hard-oldread": {"hit": HIT, "miss": MISS, "resample": 1},
+    "super-hard-sir1": {"resample": 1},
+    "super-hard-sharper": {"hit": 0.95, "miss": 0.05, "recent": 100},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).
 STYLE_PLAYERS = ("style-greedy", "style-cautious", "style-bombs")

@@ -559,6 +559,52 @@ def test_the_search_plays_its_own_later_moves_by_the_style_it_is_given():
         SearchConfig(own="distilled", prior={"distilled": 1.0})  # never an opponent's style
 
 
+def test_the_reading_is_set_by_variant():
+    from dizhu.bots.reading import HIT, MISS, RECENT
+    from dizhu.bots.search import ADVICE, SUPER_HARD, SearchConfig
+
+    # classic reads as it always has; the duel reads sharper, over resampled worlds
+    assert (SUPER_HARD.hit["classic"], SUPER_HARD.miss["classic"], SUPER_HARD.resample["classic"]) == (HIT, MISS, 1)
+    assert SUPER_HARD.hit["duel"] > HIT and SUPER_HARD.miss["duel"] < MISS and SUPER_HARD.resample["duel"] > 1
+    assert SUPER_HARD.recent == RECENT
+    assert ADVICE.resample == SUPER_HARD.resample  # the hint reads the table as super-hard does
+    assert SearchConfig(hit=0.9).hit == {"classic": 0.9, "duel": 0.9}  # one value: every variant
+    for wrong in ({"resample": 0}, {"resample": 1.5}, {"hit": 1.5}, {"miss": 0.0},
+                  {"resample": {"classic": 8}}, {"hit": "sharp"}):
+        with pytest.raises(ValueError, match=next(iter(wrong))):
+            SearchConfig(**wrong)
+
+
+def test_resampling_draws_a_world_by_its_weight_and_weighs_their_mean(monkeypatch):
+    from dizhu.bots import search
+    from dizhu.bots.reading import Reading, Table
+    from dizhu.bots.search import SearchConfig, _draw_world
+    from dizhu.bots.view import View
+
+    r = Round.deal("duel", seed="resample")
+    while r.phase == "bidding":
+        r.apply(r.to_act, "call" if "call" in r.legal_actions() else "pass")
+    view = View.of(r.observation(r.to_act))
+    worlds = iter(range(1000))
+    monkeypatch.setattr(search, "sample_world", lambda view, rng: [[next(worlds)]])
+    weights = {}
+
+    def reading(self, view, hands, rng, table=None):
+        return Reading(weights[hands[0][0] % 4], {}, 10)
+
+    monkeypatch.setattr(SearchConfig, "reading", reading)
+    config, table, rng = SearchConfig(resample=4), Table.neutral(view), random.Random(5)
+    weights.update({0: 0.0, 1: 0.0, 2: 3.0, 3: 1.0})  # the four worlds of a draw, by their place
+    drawn = [_draw_world(view, rng, config, table) for _ in range(200)]
+    assert {d[2] for d in drawn} == {1.0} and {d[3] for d in drawn} == {4 * (search.WORLD_COST + 10)}
+    places = [d[0][0][0] % 4 for d in drawn]
+    assert set(places) == {2, 3} and 120 < places.count(2) < 180  # three to one
+    weights.update({2: 0.0, 3: 0.0})  # no world explains the round: the draw weighs nothing
+    assert _draw_world(view, rng, config, table)[2] == 0.0
+    weights.update({0: 0.5})
+    assert _draw_world(view, rng, SearchConfig(resample=1), table)[2] == 0.5  # one world: as read
+
+
 def test_in_duel_the_search_plays_its_own_later_moves_by_the_distilled_policy():
     from dizhu.bots.search import ADVICE, SUPER_HARD, SearchConfig, evaluate
     from dizhu.bots.styles import compiled

@@ -111,8 +111,10 @@ def _as_before(obs: dict) -> dict:
 
 def _as_configured(old_search) -> live.SearchConfig:
     """The live search with the frozen kernel's style prior (the shipped prior has changed since),
-    without the look-ahead and the distilled policy it did not have."""
-    return live.SearchConfig(prior=dict(old_search.SUPER_HARD.prior), lookahead=0, own="intermediate")
+    without the look-ahead, the distilled policy and the duel's sharper, resampled reading it did
+    not have."""
+    return live.SearchConfig(prior=dict(old_search.SUPER_HARD.prior), lookahead=0, own="intermediate",
+                             hit=reading.HIT, miss=reading.MISS, resample=1)
 
 
 def _same_rollouts(kernel, old_view, view, rng_seed: int, worlds: int) -> int:

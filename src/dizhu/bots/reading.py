@@ -20,6 +20,14 @@ seat's own actions are evidence — never who the player is.
 A decision with one legal action (a forced pass) is no evidence, and a
 decision where every style agrees weighs every world and style alike.
 
+How far an agreement is trusted (``HIT`` against ``MISS``) is the search's to
+set, by variant (``SearchConfig.hit``, ``miss``).  In the duel, where one
+opponent's hand is all there is to read and 17 cards go to nobody, super-hard
+trusts it further (0.9 against 0.1); so sharp a reading leaves most uniformly
+sampled worlds weighing next to nothing, and the search draws each world it
+plays out from several it has read (``SearchConfig.resample``,
+``search._draw_world``) rather than play out worlds that count for nothing.
+
 The earlier rounds at the table (the observation's ``earlier``: finished, so
 every hand in them is known) say more, and with no guessing: :func:`read_table`
 asks every style what it would have played at each of a seat's decisions
