@@ -941,6 +941,42 @@ def test_the_table_reads_each_seat_by_its_earlier_rounds():
     assert points(alone, SearchConfig()) == points(obs, SearchConfig(table=False))
 
 
+def test_the_table_reads_towards_the_variants_own_likelihoods():
+    """A style's rate at the table starts from the search's ``hit`` for the variant, not the
+    module's: in the duel (0.9 / 0.1) each rate sits ``(0.9 - 0.8) * 10 / (n + 10)`` above the
+    one read at 0.8, its miss keeps ``miss / (1 - hit)`` of the rest, and the search's table is
+    the one read at the duel's values."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks.matchup import StylePlayer
+    from dizhu import Match
+    from dizhu.bots.reading import HIT_RANGE, PSEUDO_DECISIONS, read_table
+    from dizhu.bots.search import DUEL_READING, SearchConfig
+    from dizhu.bots.view import View
+
+    m = Match("duel", seed="table", target=None)
+    seats = [create("intermediate", "duel", seed=0), StylePlayer("greedy", "duel", 1)]
+    for _ in range(3):
+        while m.round.result is None:
+            seat = m.round.to_act
+            m.apply(seat, seats[seat].decide(m.observation(seat)))
+        m.another_round()
+    view = View.of(m.observation(0))
+    hit, miss, _ = DUEL_READING
+    old, new = read_table(view, hit=0.8, miss=0.25), read_table(view, hit=hit, miss=miss)
+    n = new.decisions[1]
+    assert n >= 5 and old.decisions == new.decisions
+    inside = 0
+    for before, after, missed in zip(old.hit[1], new.hit[1], new.miss[1]):
+        if HIT_RANGE[0] < after < HIT_RANGE[1] and HIT_RANGE[0] < before < HIT_RANGE[1]:
+            assert after == pytest.approx(before + (hit - 0.8) * PSEUDO_DECISIONS / (n + PSEUDO_DECISIONS))
+            inside += 1
+        assert missed == pytest.approx(min(1.0, miss / (1 - hit) * (1 - after)))
+    assert inside >= 3 and SearchConfig().table_of(view) == new
+
+
 def test_the_cautious_style_keeps_its_two_where_intermediate_spends_it():
     """The Style thresholds run: keep_control (cautious) passes on a low single rather than
     spend its only ordinary answer, a 2, early in the round; intermediate answers."""

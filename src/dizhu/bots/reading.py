@@ -33,7 +33,8 @@ every hand in them is known) say more, and with no guessing: :func:`read_table`
 asks every style what it would have played at each of a seat's decisions
 there, and gives the seat a prior of its own (the styles that agreed with it
 most weigh most) and, per style, how often that style predicts it — a style
-that called 19 of its 20 choices is trusted further than the 0.8 of ``HIT``.
+that called 19 of its 20 choices is trusted further than the 0.8 of ``HIT``
+(the table's rates start from the variant's ``hit``, as the round's reading does).
 The evidence is the seat's own play at this table: never who the player is.
 """
 
@@ -61,14 +62,14 @@ __all__ = ["Reading", "Table", "read_world", "read_table", "bids_likelihood", "H
 HIT, MISS = 0.8, 0.25
 #: How many of each seat's latest decisions are read (older ones matter less, and each costs time).
 RECENT = 5
-#: Reading the table: a style's agreement rate with a seat starts from ``HIT`` as if it had been
+#: Reading the table: a style's agreement rate with a seat starts from the search's ``hit`` as if it had been
 #: seen at this many decisions, and stays within these bounds (no style is exact).
 PSEUDO_DECISIONS = 10
 HIT_RANGE = (0.3, 0.97)
 #: The share of a seat's table prior kept on the neutral mixture: no style is ever ruled out.
 NEUTRAL_SHARE = 0.1
 #: How much one agreement at the table counts towards a style, against the in-round reading's
-#: ``log(HIT / (1 - HIT))`` (the styles' errors are alike, so their agreements are not independent).
+#: ``log(hit / (1 - hit))`` (the styles' errors are alike, so their agreements are not independent).
 EVIDENCE_WEIGHT = 1.0
 
 
@@ -274,9 +275,10 @@ def read_table(view: View, prior: Mapping[str, float] = PRIOR, hit: float = HIT,
     """Each other seat's style prior and per-style HIT and MISS, from the earlier rounds at
     the table (``view.earlier``).  A style's agreement rate with the seat is counted over the
     seat's decisions where the styles disagree (elsewhere they say nothing), shrunk towards
-    ``HIT``; the seat's prior weighs each style by its record, ``HIT`` for an agreement and
-    ``1 - HIT`` for a miss, and keeps ``NEUTRAL_SHARE`` on ``prior``.  With no earlier round, the
-    neutral table (``hit`` and ``miss`` for every style).
+    ``hit`` (the search's, by variant); the seat's prior weighs each style by its record, ``hit``
+    for an agreement and ``1 - hit`` for a miss, and keeps ``NEUTRAL_SHARE`` on ``prior``.  A
+    style's miss keeps the ratio of ``miss`` to ``1 - hit``.  With no earlier round, the neutral
+    table (``hit`` and ``miss`` for every style).
 
     >>> from dizhu import Match
     >>> m = Match("duel", seed="table")
@@ -295,14 +297,14 @@ def read_table(view: View, prior: Mapping[str, float] = PRIOR, hit: float = HIT,
                 agree[seat] = [a + b for a, b in zip(agree[seat], agreed)]
                 seen[seat] += decisions
     low, high = HIT_RANGE
-    ratio = EVIDENCE_WEIGHT * math.log(HIT / (1 - HIT))
+    ratio = EVIDENCE_WEIGHT * math.log(hit / (1 - hit))
     prior_of, hit_of, miss_of = {}, {}, {}
     for seat, counts in agree.items():
         n = seen[seat]
-        rates = [min(high, max(low, (a + HIT * PSEUDO_DECISIONS) / (n + PSEUDO_DECISIONS))) for a in counts]
+        rates = [min(high, max(low, (a + hit * PSEUDO_DECISIONS) / (n + PSEUDO_DECISIONS))) for a in counts]
         hit_of[seat] = tuple(rates)
-        miss_of[seat] = tuple(min(1.0, MISS / (1 - HIT) * (1 - r)) for r in rates)
-        # log-likelihood of the record under "the seat plays by style k" (agrees at HIT)
+        miss_of[seat] = tuple(min(1.0, miss / (1 - hit) * (1 - r)) for r in rates)
+        # log-likelihood of the record under "the seat plays by style k" (agrees at ``hit``)
         logs = [math.log(w) + ratio * a if w > 0 else -math.inf for w, a in zip(base, counts)]
         top = max(logs)
         post = [math.exp(x - top) for x in logs]
