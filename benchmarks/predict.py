@@ -8,7 +8,9 @@ legal action asks every style of :mod:`dizhu.bots.styles` what it would have
 played from that seat's knowledge.  Prints each style's agreement rate and the
 rate the neutral mixture (``styles.PRIOR``, a style drawn per decision) would
 reach: the rollouts model the other seats that way, so a mixture that predicts a
-player worse than one style alone mis-models it.
+player worse than one style alone mis-models it.  The distilled policy
+(``styles.OWN_STYLES``: the search plays its own later moves by it, never an
+opponent's) is reported beside them, below the mixture.
 """
 
 from __future__ import annotations
@@ -24,15 +26,18 @@ sys.path.insert(0, str(ROOT))
 
 from dizhu import Round, arena  # noqa: E402
 from dizhu.bots.policy import Ctx  # noqa: E402
-from dizhu.bots.styles import PRIOR, STYLE_NAMES, STYLES  # noqa: E402
+from dizhu.bots.styles import OWN_STYLES, PRIOR, STYLE_NAMES  # noqa: E402
 from dizhu.bots.view import View  # noqa: E402
 from benchmarks.matchup import EXTRA, make_player  # noqa: E402
 
+#: The opponent styles, then the policies the search plays only its own moves by.
+NAMES = STYLE_NAMES + tuple(name for name in OWN_STYLES if name not in STYLE_NAMES)
+
 
 def agreement(player: str, variant: str, rounds: int, steps: int | None) -> tuple[list[int], int]:
-    """Per style (STYLE_NAMES order), how many decisions it matched, and the decisions read."""
+    """Per style (``NAMES`` order), how many decisions it matched, and the decisions read."""
     make = make_player(arena.make_player, steps)
-    hits = [0] * len(STYLE_NAMES)
+    hits = [0] * len(NAMES)
     decisions = 0
     for n in range(rounds):
         r = Round.deal(variant, seed=f"predict-{variant}-{n}")
@@ -46,8 +51,8 @@ def agreement(player: str, variant: str, rounds: int, steps: int | None) -> tupl
             action = seats[seat].decide(obs)
             if len(obs["legal_actions"]) > 1:
                 ctx = Ctx.of(View.of(obs))
-                for k, name in enumerate(STYLE_NAMES):
-                    move = STYLES[name](ctx, random.Random(n))
+                for k, name in enumerate(NAMES):
+                    move = OWN_STYLES[name](ctx, random.Random(n))
                     hits[k] += ("pass" if move is None else f"play {move.text}") == action
                 decisions += 1
             r.apply(seat, action)
@@ -68,6 +73,8 @@ def main() -> None:
         print(f"  {name:<14}{hits[k] / decisions:>7.3f}")
     mixture = sum(PRIOR[name] / total * hits[k] for k, name in enumerate(STYLE_NAMES)) / decisions
     print(f"  {'prior mixture':<14}{mixture:>7.3f}")
+    for k in range(len(STYLE_NAMES), len(NAMES)):
+        print(f"  {NAMES[k]:<14}{hits[k] / decisions:>7.3f}")
 
 
 if __name__ == "__main__":

@@ -28,15 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.matchup import ABLATIONS  # noqa: E402
+from benchmarks.matchup import ABLATIONS, config_of  # noqa: E402
 from benchmarks.selfplay import decisions  # noqa: E402
 from dizhu.bots import search  # noqa: E402
-from dizhu.bots.search import SUPER_HARD, SearchConfig, evaluate  # noqa: E402
+from dizhu.bots.search import evaluate  # noqa: E402
 from dizhu.bots.view import View  # noqa: E402
-
-
-def config_of(player: str) -> SearchConfig:
-    return SUPER_HARD if player == "super-hard" else SearchConfig(**ABLATIONS[player])
 
 
 def measure(players: list[str], rounds: int) -> dict[str, list[tuple[int, float, float]]]:
