@@ -15,6 +15,18 @@ from test_round_examples import play
 from test_round_properties import _hidden_swap, _initial_hands
 
 
+def _benchmark_players():
+    """``benchmarks/matchup.py``, whose players exist for the benchmarks only (from a source checkout)."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    return importlib.import_module("benchmarks.matchup")
+
+
 def drive(r, players):
     while r.result is None:
         seat = r.to_act
@@ -611,15 +623,13 @@ def test_a_stray_share_reads_a_seat_no_style_explains_as_its_prior():
     outsider (no style of the library) it flattens the worlds' weights and draws the seat's
     rollouts nearer its prior."""
     import statistics
-    import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from benchmarks.matchup import Outsider
     from dizhu.bots.reading import Table, read_world
     from dizhu.bots.search import DUEL_READING, SearchConfig, sample_world
     from dizhu.bots.styles import PRIOR, STYLE_NAMES
     from dizhu.bots.view import View
+
+    Outsider = _benchmark_players().Outsider
 
     hit, miss, _ = DUEL_READING
 
@@ -955,16 +965,13 @@ def test_the_table_reads_each_seat_by_its_earlier_rounds():
     """After a few rounds at one table, the greedy follower at seat 1 reads as greedy and the
     greedy style is trusted further with it; intermediate's seat does not read as greedy; and
     the search plays on what the table says (with no earlier round, exactly as without it)."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from benchmarks.matchup import StylePlayer
     from dizhu import Match
     from dizhu.bots.reading import HIT, Table, read_table
     from dizhu.bots.search import SearchConfig, evaluate
     from dizhu.bots.styles import PRIOR, STYLE_NAMES
     from dizhu.bots.view import View
+
+    StylePlayer = _benchmark_players().StylePlayer
 
     greedy = STYLE_NAMES.index("greedy")
     m = Match("classic", seed="table", target=None)
@@ -1003,15 +1010,12 @@ def test_the_table_reads_towards_the_variants_own_likelihoods():
     module's: in the duel (0.9 / 0.1) each rate sits ``(0.9 - 0.8) * 10 / (n + 10)`` above the
     one read at 0.8, its miss keeps ``miss / (1 - hit)`` of the rest, and the search's table is
     the one read at the duel's values."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from benchmarks.matchup import StylePlayer
     from dizhu import Match
     from dizhu.bots.reading import HIT_RANGE, PSEUDO_DECISIONS, read_table
     from dizhu.bots.search import DUEL_READING, SearchConfig
     from dizhu.bots.view import View
+
+    StylePlayer = _benchmark_players().StylePlayer
 
     m = Match("duel", seed="table", target=None)
     seats = [create("intermediate", "duel", seed=0), StylePlayer("greedy", "duel", 1)]
