@@ -13,7 +13,7 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   ``super-hard-norace``, ``super-hard-lean``, ``super-hard-notable``, ``super-hard-wp*``,
   ``super-hard-wide``, ``super-hard-narrow``, ``super-hard-recent10``, ``super-hard-recentall``, ``super-hard-exact*``,
   ``super-hard-sharp``, ``super-hard-deep``, ``super-hard-told``, ``super-hard-told1``, ``super-hard-oldread``,
-  ``super-hard-sir1``, ``super-hard-sharper``, ``super-hard-stray*``, ``super-hard-own*``, ``super-hard-nolook``, ``super-hard-look*``: the
+  ``super-hard-sir1``, ``super-hard-sharper``, ``super-hard-own*``, ``super-hard-nolook``, ``super-hard-look*``: the
   super-hard search with one part of it on or off, to find what it is worth (same budget and seeds; ``dizhu.bots.search.SearchConfig``): ``full`` reads every other seat
   against the style mixture ``styles.PRIOR`` and weighs the worlds by it; ``nomix`` reads every
   seat as intermediate only (worlds weighed, no style mixture); ``noread`` weighs every world
@@ -40,9 +40,7 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   then leaves a handful of worlds that count, session 52's ``told``); ``oldread`` reads the duel as
   classic does (likelihoods 0.8 and 0.25, no resampling: super-hard before session 53); ``sir1``
   keeps the duel's likelihoods (0.9 and 0.1) without resampling; ``sharper`` reads with 0.95 and
-  0.05 every decision of the round (``SearchConfig.recent`` 100) in both variants; ``stray10``
-  (``stray30``) gives 0.1 (0.3) of each seat's prior in the duel to a player no style explains
-  (``SearchConfig.stray``); ``narrow``
+  0.05 every decision of the round (``SearchConfig.recent`` 100) in both variants; ``narrow``
   searches a shorter shortlist (every lead up to 8 choices, else the split's plays and 2 singles
   or pairs; every reply up to 6);
   ``owngreedy``, ``owncautious``, ``ownbombs``, ``ownintermediate`` play the bot's own later moves
@@ -136,8 +134,6 @@ ABLATIONS = {
     "super-hard-oldread": {"hit": HIT, "miss": MISS, "resample": 1},
     "super-hard-sir1": {"resample": 1},
     "super-hard-sharper": {"hit": 0.95, "miss": 0.05, "recent": 100},
-    "super-hard-stray10": {"stray": {"classic": 0.0, "duel": 0.1}},
-    "super-hard-stray30": {"stray": {"classic": 0.0, "duel": 0.3}},
 }
 #: Benchmark-only players that play one style of the bots' opponent library (bidding as intermediate).
 STYLE_PLAYERS = ("style-greedy", "style-cautious", "style-bombs")

@@ -617,61 +617,6 @@ def test_resampling_draws_a_world_by_its_weight_and_weighs_their_mean(monkeypatc
     assert _draw_world(view, rng, SearchConfig(resample=1), table)[2] == 0.5  # one world: as read
 
 
-def test_a_stray_share_reads_a_seat_no_style_explains_as_its_prior():
-    """``stray``: a share of each seat's prior for a player no style explains.  Against a seat
-    that plays as intermediate it costs the true world next to nothing; against the benchmarks'
-    outsider (no style of the library) it flattens the worlds' weights and draws the seat's
-    rollouts nearer its prior."""
-    import statistics
-
-    from dizhu.bots.reading import Table, read_world
-    from dizhu.bots.search import DUEL_READING, SearchConfig, sample_world
-    from dizhu.bots.styles import PRIOR, STYLE_NAMES
-    from dizhu.bots.view import View
-
-    Outsider = _benchmark_players().Outsider
-
-    hit, miss, _ = DUEL_READING
-
-    def after(opponent, plays=14):
-        r = Round.deal("duel", seed="stray")
-        while r.phase == "bidding":
-            r.apply(r.to_act, "call" if r.to_act == 0 and "call" in r.legal_actions() else "pass")
-        me = create("intermediate", "duel", seed=1)
-        for _ in range(plays):
-            r.apply(r.to_act, (me if r.to_act == 0 else opponent).decide(r.observation(r.to_act)))
-        while r.to_act != 0:
-            r.apply(1, opponent.decide(r.observation(1)))
-        return r, View.of(r.observation(0))
-
-    def read(view, hands, stray):
-        table = Table.neutral(view, PRIOR, hit, miss)
-        return read_world(view, hands, random.Random(3), PRIOR, table, 5, stray)
-
-    r, view = after(create("intermediate", "duel", seed=2))
-    true = [list(h.counts) for h in r.all_hands()]
-    plain, strayed = read(view, true, 0.0), read(view, true, 0.1)
-    assert max(plain.styles[1]) == plain.styles[1][STYLE_NAMES.index("intermediate")]
-    assert 0.9 * plain.weight <= strayed.weight < plain.weight
-
-    _, view = after(Outsider("duel", 2))
-    rng = random.Random(4)
-    worlds = [sample_world(view, rng) for _ in range(300)]
-
-    def flatness(stray):
-        readings = [read(view, w, stray) for w in worlds]
-        weights = [x.weight for x in readings]
-        n_eff = sum(weights) ** 2 / sum(w * w for w in weights)
-        prior = [PRIOR[name] / sum(PRIOR.values()) for name in STYLE_NAMES]
-        off = statistics.fmean(sum(abs(p - q) for p, q in zip(x.styles[1], prior)) for x in readings)
-        return n_eff, off
-
-    (n0, off0), (n3, off3) = flatness(0.0), flatness(0.3)
-    assert n3 > 1.1 * n0 and off3 < 0.8 * off0
-    with pytest.raises(ValueError, match="stray"):
-        SearchConfig(stray=1.0)
-
-
 def test_in_duel_the_search_plays_its_own_later_moves_by_the_distilled_policy():
     from dizhu.bots.search import ADVICE, SUPER_HARD, SearchConfig, evaluate
     from dizhu.bots.styles import compiled

@@ -140,18 +140,11 @@ def _weights(prior: Mapping[str, float]) -> tuple[float, ...]:
 
 
 def read_world(view: View, hands: list[list[int]], rng: random.Random,
-               prior: Mapping[str, float] = PRIOR, table: "Table | None" = None, recent: int = RECENT,
-               stray: float = 0.0) -> Reading:
+               prior: Mapping[str, float] = PRIOR, table: "Table | None" = None, recent: int = RECENT) -> Reading:
     """Replay the round in the world ``hands`` (every seat's cards now) and weigh it,
     each other seat read against the style mixture ``prior`` — or, given the ``table``
     (:func:`read_table`), against its own prior there, with its own HIT and MISS per style —
-    at its latest ``recent`` decisions.
-
-    ``stray`` is the prior share of a seat playing by no style of the library: such a player
-    makes an obvious choice (every style's) as the styles do, and any other at the geometric mean
-    of an agreement's and a disagreement's likelihoods, whatever the world.  Where no style explains
-    a seat, that share takes over its posterior: its worlds weigh more alike, and the rollouts play
-    it by its prior, rather than trust the least wrong style."""
+    at its latest ``recent`` decisions."""
     table = table or Table.neutral(view, prior)
     players, me = view.players, view.seat
     replay = _replay_of(view, recent)
@@ -159,35 +152,28 @@ def read_world(view: View, hands: list[list[int]], rng: random.Random,
     # each seat's hand when the play began (the bids were made on these): its cards now plus all it played
     dealt = [list(map(add, hands[s], replay.spent[s])) for s in range(players)]
     likelihood = {s: [1.0] * len(STYLE_NAMES) for s in range(players) if s != me}
-    strays = dict.fromkeys(likelihood, 1.0)
-    unsure = math.sqrt(table.agree[0] * table.agree[1])
     asked = table.asked
     asked_styles = [STYLES[STYLE_NAMES[k]] for k in asked]
     cost = 0
     for seat, actual, said in _answers(replay, hands, view, asked_styles, rng):
         row = likelihood[seat]
         if len(set(said)) == 1:  # the styles agree: the world is weighed, no style is
-            obvious = said[0] == actual
-            factor = table.agree[0] if obvious else table.agree[1]
+            factor = table.agree[0] if said[0] == actual else table.agree[1]
             for k in asked:
                 row[k] *= factor
         else:  # they differ: each by how far it predicts this seat (the table's rates are for such decisions)
-            obvious = False
             hit, miss = table.hit[seat], table.miss[seat]
             for k, pick in zip(asked, said):
                 row[k] *= hit[k] if pick == actual else miss[k]
-        strays[seat] *= table.agree[0] if obvious else unsure
         cost += 3 * len(asked) // 2  # a style evaluation is dearer than a rollout move
     weight = bids_likelihood(view, dealt)
     styles: dict[int, tuple[float, ...]] = {}
     for seat, row in likelihood.items():
-        base = table.prior[seat]
-        joint = [(1.0 - stray) * p * q for p, q in zip(base, row)]
-        astray = stray * strays[seat]
-        total = sum(joint) + astray
+        joint = [p * q for p, q in zip(table.prior[seat], row)]
+        total = sum(joint)
         # relative to a world where every style agreed with every decision
         weight *= total / (table.agree[0] ** wanted.get(seat, 0))
-        styles[seat] = tuple((j + astray * p) / total for j, p in zip(joint, base))
+        styles[seat] = tuple(j / total for j in joint)
     return Reading(weight, styles, cost)
 
 

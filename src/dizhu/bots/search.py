@@ -153,12 +153,6 @@ class SearchConfig:
     #: sharp reading weighs most worlds near zero; played out one by one, a decision's estimates
     #: would rest on a handful of them.
     resample: Mapping[str, int] | int = field(default_factory=lambda: {"classic": 1, "duel": DUEL_READING[2]})
-    #: The prior share, by variant, of a seat playing by no style of the library
-    #: (:func:`.reading.read_world`'s ``stray``): where no style explains a seat, its worlds weigh
-    #: more alike and its rollouts draw from its prior.  Super-hard gives it none: in the duel a
-    #: share of 0.1 won 0.7 games in a hundred back against the outsider and lost 0.9 against
-    #: intermediate (0.3: 1.0 and 1.6; benchmarks/results/README.md, session 54).
-    stray: Mapping[str, float] | float = 0.0
     #: Worlds at most in one decision (a longer budget needs a higher cap to buy more worlds).
     max_worlds: int = MAX_WORLDS
     #: The variants in which it bids by playing each bid out in sampled deals (:mod:`.bidsearch`);
@@ -216,8 +210,7 @@ class SearchConfig:
         for name, valid, says in (("own", lambda v: v in OWN_STYLES, f"a style of {sorted(OWN_STYLES)}"),
                                   ("hit", lambda v: 0.0 < v <= 1.0, "a likelihood in (0, 1]"),
                                   ("miss", lambda v: 0.0 < v <= 1.0, "a likelihood in (0, 1]"),
-                                  ("resample", lambda v: isinstance(v, int) and v >= 1, "a number of worlds, 1 or more"),
-                                  ("stray", lambda v: 0.0 <= v < 1.0, "a share in [0, 1)")):
+                                  ("resample", lambda v: isinstance(v, int) and v >= 1, "a number of worlds, 1 or more")):
             object.__setattr__(self, name, _by_variant(name, getattr(self, name), valid, says))
         if self.max_worlds < MIN_WORLDS:
             raise ValueError(f"max_worlds must be at least {MIN_WORLDS}, not {self.max_worlds}")
@@ -255,7 +248,7 @@ class SearchConfig:
     def reading(self, view: View, hands: list[list[int]], rng: random.Random, table: Table | None = None) -> Reading:
         """The world's reading under this configuration (``table``: from :meth:`table_of`)."""
         if self.read:
-            return read_world(view, hands, rng, self.prior, table, self.recent, self.stray[view.variant.name])
+            return read_world(view, hands, rng, self.prior, table, self.recent)
         return Reading.neutral(view, self.prior, table)
 
 
