@@ -2,8 +2,10 @@
 
     nice -n 10 python benchmarks/distill.py collect --variant duel --rounds 700 --out F.jsonl [--start 0]
         [--own distilled --budget 0.3]
-    python benchmarks/distill.py fit F.jsonl [G.jsonl ...] [--hidden 32] [--out M.json]
-    nice -n 10 python benchmarks/distill.py screen M.json --variant duel --deals 3000 [--margin 0.25]
+    python benchmarks/distill.py fit F.jsonl [G.jsonl ...] [--hidden 32] [--role farmer] [--out M.json]
+    python benchmarks/distill.py compare M.json [farmer=F.json,landlord=L.json ...] --data F.jsonl [...]
+    nice -n 10 python benchmarks/distill.py again F.jsonl [...] --decisions 1000 --models M.json [...]
+    nice -n 10 python benchmarks/distill.py screen M.json --variant duel --deals 3000 [--margin 0.25] [--records F]
 
 ``collect`` plays seeded rounds of intermediate bots (``benchmarks/selfplay.py``) and, at each
 play decision with a choice, asks the search (:func:`dizhu.bots.search.ranked`, the seat's own view,
@@ -19,9 +21,13 @@ policy's own move among them): each move's worth above its decision's mean (its 
 by ridge least squares or, with ``--hidden``, by a network of one hidden layer; each move weighs
 the square root of the worlds it counts.  It prints the points a decision the policy's move and the
 score's best lie below the search's best, on the decisions learnt from and on those held out
-(every fifth round).  ``screen`` plays intermediate with the score choosing among the shortlist,
-leaving the policy's own move only for one scored ``--margin`` points higher, against intermediate
-as it ships, DouZero protocol, seed "ab" (as ``benchmarks/thresholds.py``).
+(every fifth round); ``--role`` learns from one seat's decisions.  ``compare`` prints, for each
+model (or pair of role models), the points it loses to the search's best on the held-out
+decisions, by role, played as the policy plays it (``--margins``).  ``again`` values held-out
+decisions a second time, to see how much of what a score loses is the search's own noise.  ``screen`` plays intermediate
+with the score choosing among the shortlist, leaving the policy's own move only for one scored
+``--margin`` points higher, against intermediate as it ships, DouZero protocol, seed "ab" (as
+``benchmarks/thresholds.py``).
 """
 
 from __future__ import annotations
@@ -77,6 +83,44 @@ def collect(variant: str, rounds: int, start: int, out: Path, own: str = "interm
             f.flush()
 
 
+def again(paths: list[str], decisions: int, models: list[str]) -> None:
+    """The search's own noise: the first ``decisions`` held-out decisions of the files valued a
+    second time (another seed, the record's budget and own policy).  On the second values, it
+    prints the points lost a decision by the first search's best, by the rule policy, and by each
+    model as the policy plays it (margin :data:`dizhu.bots.distilled.MARGIN`): a learnt score
+    cannot be expected to lose much less than the search that taught it."""
+    from dizhu.bots.distilled import MARGIN
+
+    loaded = {name: _models(name) for name in models}
+    lost = {"search, first run": 0.0, "rule policy": 0.0, **dict.fromkeys(models, 0.0)}
+    n = 0
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            record = json.loads(line)
+            if record["round"] % 5 or n >= decisions:
+                continue
+            d = _decision(record)
+            if d is None:
+                continue
+            x, first, _, p = d
+            config = dataclasses.replace(ADVICE, own={**ADVICE.own, record["obs"]["variant"]: record["own"]})
+            estimates, _ = ranked(View.of(record["obs"]), random.Random(f"again|{n}"), record["budget"], config=config)
+            found = {e.move.text if e.move else None: e.points for e in estimates}
+            moves, _ = _candidates(Ctx.of(View.of(record["obs"])))
+            texts = [None if m is None else m.text for m in moves]
+            if set(found) != set(texts):
+                continue
+            second = [found[t] for t in texts]
+            n += 1
+            lost["search, first run"] += max(second) - second[max(range(len(first)), key=first.__getitem__)]
+            lost["rule policy"] += max(second) - second[p]
+            for name, by_role in loaded.items():
+                lost[name] += max(second) - second[_pick(by_role[_role(record)], x, p, MARGIN)]
+    print(f"{n} held-out decisions valued again; points lost a decision to the second search's best:")
+    for name, total in lost.items():
+        print(f"  {name:40} {total / max(1, n):.4f}")
+
+
 def _decision(record: dict[str, Any]) -> tuple[list[list[float]], list[float], list[float], int] | None:
     """(features of the shortlist, each move's worth to the search in points, the worlds it
     counts, the index of the policy's move); None if the shortlist is not the one searched."""
@@ -87,29 +131,59 @@ def _decision(record: dict[str, Any]) -> tuple[list[list[float]], list[float], l
     found = dict(zip(record["moves"], zip(record["points"], record["worlds"])))
     if set(found) != set(texts):
         return None
-    return features(ctx, moves, choice), [found[t][0] for t in texts], [found[t][1] for t in texts], policy_index(moves, choice)
+    x = _inputs(ctx, moves, choice)
+    return x, [found[t][0] for t in texts], [found[t][1] for t in texts], policy_index(moves, choice)
 
 
-def _load(paths: list[str]):
-    """The decisions of the files, learnt from and held out (every fifth round)."""
+def _inputs(ctx: Ctx, moves: list, choice) -> list[list[float]]:
+    """Each move's row: the features of :data:`NAMES`, then :func:`_extra`'s."""
+    return [base + _extra(ctx, m) for base, m in zip(features(ctx, moves, choice), moves)]
+
+
+def _extra(ctx: Ctx, move) -> list[float]:
+    """Raw counts beyond :data:`NAMES`, for ``fit --extra`` (a model reads only as many columns
+    as it was fitted on): by rank, the hand after the move, the move, the cards unseen and the
+    trick to beat; the cards each seat holds, from this one round the table, and who is landlord."""
+    played = move.counts if move is not None else (0,) * len(ctx.hand)
+    trick = ctx.last[1].counts if ctx.last is not None else (0,) * len(ctx.hand)
+    after = [h - c for h, c in zip(ctx.hand, played)]
+    seats = [(ctx.seat + k) % ctx.players for k in range(ctx.players)]
+    held = [ctx.cards_left[s] / 20 for s in seats] + [0.0] * (3 - ctx.players)
+    landlord = [float(s == ctx.landlord) for s in seats] + [0.0] * (3 - ctx.players)
+    return [*after, *played, *ctx.unseen, *trick, *held, *landlord]
+
+
+def _role(record: dict[str, Any]) -> str:
+    obs = record["obs"]
+    return "landlord" if obs["landlord"] == obs["seat"] else "farmer"
+
+
+def _load(paths: list[str], role: str | None = None):
+    """The decisions of the files (only ``role``'s, if given), learnt from and held out (every fifth round)."""
     train, held = [], []
     for path in paths:
         for line in Path(path).read_text().splitlines():
             record = json.loads(line)
+            if role and _role(record) != role:
+                continue
             d = _decision(record)
             if d is not None:
                 (held if record["round"] % 5 == 0 else train).append(d)
     return train, held
 
 
-def fit(paths: list[str], out: str | None, l2: float, hidden: int, steps: int) -> None:
+def fit(paths: list[str], out: str | None, l2: float, hidden: int, steps: int, role: str | None = None,
+        extra: bool = False) -> None:
     """Each move's worth above its decision's mean, fitted on its features (a move's advantage),
     the worlds' square root as weight: by ridge least squares (``hidden`` 0), else by a network
-    of one hidden layer of that many units, trained by Adam on the same loss."""
+    of one hidden layer of that many units, trained by Adam on the same loss.  With ``role``, on
+    that seat's decisions only; with ``extra``, on :func:`_extra`'s columns as well."""
     import numpy as np
 
-    train, held = _load(paths)
-    print(f"{len(train)} decisions to learn from, {len(held)} held out; {len(NAMES)} features")
+    train, held = _load(paths, role)
+    width = len(train[0][0][0]) if extra else len(NAMES)
+    train = [([row[:width] for row in x], v, n, p) for x, v, n, p in train]
+    print(f"{len(train)} decisions to learn from, {len(held)} held out; {width} features")
     xs, ys, cs, ds = [], [], [], []
     for k, (x, v, n, _) in enumerate(train):
         x, v, c = np.array(x), np.array(v), np.sqrt(np.array(n, dtype=float))
@@ -122,7 +196,7 @@ def fit(paths: list[str], out: str | None, l2: float, hidden: int, steps: int) -
         model = _train_net(X, y, c, d, len(train), hidden, l2, steps)
     else:
         centred = X - _group_mean(X, c, d, len(train))
-        A = centred.T @ (centred * c[:, None]) + l2 * len(train) * np.eye(len(NAMES))
+        A = centred.T @ (centred * c[:, None]) + l2 * len(train) * np.eye(X.shape[1])
         model = {"kind": "linear", "w": np.linalg.solve(A, centred.T @ (c * y)).tolist()}
     for name, data in (("train", train), ("held out", held)):
         policy, score, agree = _regret(data, model)
@@ -181,7 +255,8 @@ def scores(model: dict, x):
 
     x = np.asarray(x, dtype=float)
     if model["kind"] == "linear":
-        return x @ np.array(model["w"])
+        return x[:, :len(model["w"])] @ np.array(model["w"])
+    x = x[:, :len(model["mean"])]
     z = (x - np.array(model["mean"])) / np.array(model["scale"])
     return np.maximum(z @ np.array(model["W1"]) + np.array(model["b1"]), 0) @ np.array(model["w2"])
 
@@ -199,13 +274,47 @@ def _regret(data, model: dict) -> tuple[float, float, float]:
     return policy / n, scored / n, agree / n
 
 
-class Distilled:
-    """Intermediate with the learnt score choosing among the search's shortlist."""
+def compare(models: list[str], paths: list[str], margins: list[float]) -> None:
+    """Points each model, played as the policy plays it (the rule policy's move unless another
+    scores ``margin`` more), lies below the search's best a decision on the files' held-out
+    decisions, by role.  A model named ``farmer=F,landlord=L`` scores each role's decisions by its own."""
+    roles = ("landlord", "farmer")
+    held = {role: _load(paths, role)[1] for role in roles}
+    print(f"held out: {len(held['landlord'])} landlord decisions, {len(held['farmer'])} farmer; "
+          f"rule policy {' / '.join(f'{_lost(held[r], None, 0):.4f}' for r in roles)}")
+    for name in models:
+        loaded = _models(name)
+        for margin in margins:
+            lost = [_lost(held[r], loaded[r], margin) for r in roles]
+            n = [len(held[r]) for r in roles]
+            both = sum(a * b for a, b in zip(lost, n)) / sum(n)
+            print(f"{name}  margin {margin}: landlord {lost[0]:.4f}  farmer {lost[1]:.4f}  both {both:.4f}")
 
-    def __init__(self, model: dict, variant: str, seed: Any, margin: float = 0.0) -> None:
+
+def _lost(data, model: dict | None, margin: float) -> float:
+    """Points a decision the policy's move (``model`` None), or the model's as the policy plays
+    it, lies below the search's best, averaged over ``data``."""
+    total = 0.0
+    for x, v, _, p in data:
+        total += max(v) - v[p if model is None else _pick(model, x, p, margin)]
+    return total / max(1, len(data))
+
+
+def _pick(model: dict, x, policy: int, margin: float) -> int:
+    """The move the policy plays by ``model``: the best scored, if it beats the rule policy's
+    (index ``policy``) by more than ``margin``."""
+    value = scores(model, x)
+    best = int(value.argmax())
+    return best if value[best] > value[policy] + margin else policy
+
+
+class Distilled:
+    """Intermediate with the learnt score (each role's, ``models``) choosing among the search's shortlist."""
+
+    def __init__(self, models: dict[str, dict], variant: str, seed: Any, margin: float = 0.0) -> None:
         from dizhu.bots import create
 
-        self.model = model
+        self.models = models
         self.margin = margin
         self.base = create("intermediate", variant, seed=seed)
 
@@ -214,27 +323,37 @@ class Distilled:
             return self.base.decide(obs)
         ctx = Ctx.of(View.of(obs))
         moves, choice = _candidates(ctx)
-        value = scores(self.model, features(ctx, moves, choice))
-        best, policy = int(value.argmax()), policy_index(moves, choice)
-        m = moves[best] if value[best] > value[policy] + self.margin else choice
+        x = _inputs(ctx, moves, choice)
+        m = moves[_pick(self.models[_role({"obs": obs})], x, policy_index(moves, choice), self.margin)]
         return "pass" if m is None else f"play {m.text}"
 
 
-def screen(path: str, variant: str, deals: int, workers: int, margin: float) -> None:
+def _models(name: str) -> dict[str, dict]:
+    """Each role's model: one file for both, or ``farmer=F,landlord=L``."""
+    roles = ("landlord", "farmer")
+    parts = dict(p.split("=", 1) for p in name.split(",")) if "=" in name else dict.fromkeys(roles, name)
+    if set(parts) != set(roles):
+        raise SystemExit(f"{name}: name one file, or farmer=F,landlord=L")
+    return {role: json.loads(Path(parts[role]).read_text()) for role in roles}
+
+
+def screen(path: str, variant: str, deals: int, workers: int, margin: float, records: str | None = None) -> None:
     from dizhu import arena
 
-    model = json.loads(Path(path).read_text())
+    models = _models(path)
     original = arena.make_player
 
     def make(name: str, variant: str, seed: Any, budget: float | None = None):
         if name == "distilled":
-            return Distilled(model, variant, seed, margin)
+            return Distilled(models, variant, seed, margin)
         return original(name, variant, seed, budget)
 
     arena.make_player = make
     arena.PLAYERS = arena.PLAYERS + ("distilled",)
-    summary = arena.run_arena("distilled", "intermediate", variant, deals=deals, seed="ab",
-                              workers=workers).summary()
+    result = arena.run_arena("distilled", "intermediate", variant, deals=deals, seed="ab", workers=workers)
+    if records:  # one record per game, for benchmarks/paired.py
+        Path(records).write_text(json.dumps(result.records) + "\n")
+    summary = result.summary()
     s = summary["overall"]
     print(f"distilled {variant} margin {margin}: WP {s['wp']['value']:.3f} [{s['wp']['low']:.3f}, {s['wp']['high']:.3f}]  "
           f"ADP {s['adp']['value']:+.3f}")
@@ -257,19 +376,34 @@ def main() -> None:
     f.add_argument("--l2", type=float, default=0.001)
     f.add_argument("--hidden", type=int, default=0, help="units of the network's hidden layer (0: linear)")
     f.add_argument("--steps", type=int, default=3000, help="the network's training steps")
+    f.add_argument("--role", choices=["landlord", "farmer"], help="learn from this seat's decisions only")
+    f.add_argument("--extra", action="store_true", help="learn from raw counts as well (not in the kernel)")
+    g = sub_.add_parser("again")
+    g.add_argument("paths", nargs="+")
+    g.add_argument("--decisions", type=int, default=1000)
+    g.add_argument("--models", nargs="*", default=[], help="model files, or farmer=F,landlord=L")
+    k = sub_.add_parser("compare")
+    k.add_argument("models", nargs="+", help="model files, or farmer=F,landlord=L")
+    k.add_argument("--data", nargs="+", required=True)
+    k.add_argument("--margins", nargs="+", type=float, default=[0.0, 0.15])
     s = sub_.add_parser("screen")
-    s.add_argument("model")
+    s.add_argument("model", help="a model file, or farmer=F,landlord=L")
     s.add_argument("--variant", default="duel", choices=["classic", "duel"])
     s.add_argument("--deals", type=int, default=3000)
     s.add_argument("--workers", type=int, default=1)
     s.add_argument("--margin", type=float, default=0.0, help="leave the policy only for a move scored this much higher")
+    s.add_argument("--records", help="write each game's record to this file (for benchmarks/paired.py)")
     args = parser.parse_args()
     if args.command == "collect":
         collect(args.variant, args.rounds, args.start, Path(args.out), args.own, args.budget)
     elif args.command == "fit":
-        fit(args.paths, args.out, args.l2, args.hidden, args.steps)
+        fit(args.paths, args.out, args.l2, args.hidden, args.steps, args.role, args.extra)
+    elif args.command == "again":
+        again(args.paths, args.decisions, args.models)
+    elif args.command == "compare":
+        compare(args.models, args.data, args.margins)
     else:
-        screen(args.model, args.variant, args.deals, args.workers, args.margin)
+        screen(args.model, args.variant, args.deals, args.workers, args.margin, args.records)
 
 
 if __name__ == "__main__":
