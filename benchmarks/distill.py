@@ -24,10 +24,10 @@ score's best lie below the search's best, on the decisions learnt from and on th
 (every fifth round); ``--role`` learns from one seat's decisions.  ``compare`` prints, for each
 model (or pair of role models), the points it loses to the search's best on the held-out
 decisions, by role, played as the policy plays it (``--margins``).  ``again`` values held-out
-decisions a second time, to see how much of what a score loses is the search's own noise.  ``screen`` plays intermediate
-with the score choosing among the shortlist, leaving the policy's own move only for one scored
-``--margin`` points higher, against intermediate as it ships, DouZero protocol, seed "ab" (as
-``benchmarks/thresholds.py``).
+decisions a second time, to see how much of what a score loses is the search's own noise.
+``screen`` plays intermediate with the score choosing among the shortlist, leaving the policy's
+own move only for one scored ``--margin`` points higher, against intermediate as it ships,
+DouZero protocol, seed "ab" (as ``benchmarks/thresholds.py``).
 """
 
 from __future__ import annotations
@@ -143,7 +143,8 @@ def _inputs(ctx: Ctx, moves: list, choice) -> list[list[float]]:
 def _extra(ctx: Ctx, move) -> list[float]:
     """Raw counts beyond :data:`NAMES`, for ``fit --extra`` (a model reads only as many columns
     as it was fitted on): by rank, the hand after the move, the move, the cards unseen and the
-    trick to beat; the cards each seat holds, from this one round the table, and who is landlord."""
+    trick to beat; the cards each seat holds and who is landlord (this seat first, then round the
+    table; a duel's third seat is 0)."""
     played = move.counts if move is not None else (0,) * len(ctx.hand)
     trick = ctx.last[1].counts if ctx.last is not None else (0,) * len(ctx.hand)
     after = [h - c for h, c in zip(ctx.hand, played)]
