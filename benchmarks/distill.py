@@ -94,28 +94,28 @@ def again(paths: list[str], decisions: int, models: list[str]) -> None:
     loaded = {name: _models(name) for name in models}
     lost = {"search, first run": 0.0, "rule policy": 0.0, **dict.fromkeys(models, 0.0)}
     n = 0
-    for path in paths:
-        for line in Path(path).read_text().splitlines():
-            record = json.loads(line)
-            if record["round"] % 5 or n >= decisions:
-                continue
-            d = _decision(record)
-            if d is None:
-                continue
-            x, first, _, p = d
-            config = dataclasses.replace(ADVICE, own={**ADVICE.own, record["obs"]["variant"]: record["own"]})
-            estimates, _ = ranked(View.of(record["obs"]), random.Random(f"again|{n}"), record["budget"], config=config)
-            found = {e.move.text if e.move else None: e.points for e in estimates}
-            moves, _ = _candidates(Ctx.of(View.of(record["obs"])))
-            texts = [None if m is None else m.text for m in moves]
-            if set(found) != set(texts):
-                continue
-            second = [found[t] for t in texts]
-            n += 1
-            lost["search, first run"] += max(second) - second[max(range(len(first)), key=first.__getitem__)]
-            lost["rule policy"] += max(second) - second[p]
-            for name, by_role in loaded.items():
-                lost[name] += max(second) - second[_pick(by_role[_role(record)], x, p, MARGIN)]
+    for record in _records(paths):
+        if n >= decisions:
+            break
+        if not _held_out(record):
+            continue
+        view = View.of(record["obs"])
+        ctx = Ctx.of(view)
+        moves, choice = _candidates(ctx)
+        first = _in_order(moves, record["moves"], record["points"])
+        if first is None:
+            continue
+        config = dataclasses.replace(ADVICE, own={**ADVICE.own, record["obs"]["variant"]: record["own"]})
+        estimates, _ = ranked(view, random.Random(f"again|{n}"), record["budget"], config=config)
+        second = _in_order(moves, [e.move.text if e.move else None for e in estimates], [e.points for e in estimates])
+        if second is None:
+            continue
+        n += 1
+        x, p = _inputs(ctx, moves, choice), policy_index(moves, choice)
+        lost["search, first run"] += max(second) - second[max(range(len(first)), key=first.__getitem__)]
+        lost["rule policy"] += max(second) - second[p]
+        for name, by_role in loaded.items():
+            lost[name] += max(second) - second[_pick(by_role[_role(record["obs"])], x, p, MARGIN)]
     print(f"{n} held-out decisions valued again; points lost a decision to the second search's best:")
     for name, total in lost.items():
         print(f"  {name:40} {total / max(1, n):.4f}")
@@ -124,15 +124,21 @@ def again(paths: list[str], decisions: int, models: list[str]) -> None:
 def _decision(record: dict[str, Any]) -> tuple[list[list[float]], list[float], list[float], int] | None:
     """(features of the shortlist, each move's worth to the search in points, the worlds it
     counts, the index of the policy's move); None if the shortlist is not the one searched."""
-    view = View.of(record["obs"])
-    ctx = Ctx.of(view)
+    ctx = Ctx.of(View.of(record["obs"]))
     moves, choice = _candidates(ctx)
-    texts = [None if m is None else m.text for m in moves]
-    found = dict(zip(record["moves"], zip(record["points"], record["worlds"])))
-    if set(found) != set(texts):
+    points = _in_order(moves, record["moves"], record["points"])
+    if points is None:
         return None
-    x = _inputs(ctx, moves, choice)
-    return x, [found[t][0] for t in texts], [found[t][1] for t in texts], policy_index(moves, choice)
+    worlds = _in_order(moves, record["moves"], record["worlds"])
+    return _inputs(ctx, moves, choice), points, worlds, policy_index(moves, choice)
+
+
+def _in_order(moves: list, texts: list, values: list) -> list | None:
+    """``values`` (one for each move of ``texts``, None: pass) in ``moves``' order; None if the
+    moves valued are not the shortlist's."""
+    found = dict(zip(texts, values))
+    order = [None if m is None else m.text for m in moves]
+    return [found[t] for t in order] if set(found) == set(order) else None
 
 
 def _inputs(ctx: Ctx, moves: list, choice) -> list[list[float]]:
@@ -154,22 +160,33 @@ def _extra(ctx: Ctx, move) -> list[float]:
     return [*after, *played, *ctx.unseen, *trick, *held, *landlord]
 
 
-def _role(record: dict[str, Any]) -> str:
-    obs = record["obs"]
+ROLES = ("landlord", "farmer")
+
+
+def _role(obs: dict[str, Any]) -> str:
     return "landlord" if obs["landlord"] == obs["seat"] else "farmer"
 
 
-def _load(paths: list[str], role: str | None = None):
-    """The decisions of the files (only ``role``'s, if given), learnt from and held out (every fifth round)."""
-    train, held = [], []
+def _records(paths: list[str]):
+    """The files' records, one a decision, in order."""
     for path in paths:
         for line in Path(path).read_text().splitlines():
-            record = json.loads(line)
-            if role and _role(record) != role:
-                continue
-            d = _decision(record)
-            if d is not None:
-                (held if record["round"] % 5 == 0 else train).append(d)
+            yield json.loads(line)
+
+
+def _held_out(record: dict[str, Any]) -> bool:
+    return record["round"] % 5 == 0  # every fifth round
+
+
+def _load(paths: list[str], role: str | None = None):
+    """The decisions of the files (only ``role``'s, if given), learnt from and held out."""
+    train, held = [], []
+    for record in _records(paths):
+        if role and _role(record["obs"]) != role:
+            continue
+        d = _decision(record)
+        if d is not None:
+            (held if _held_out(record) else train).append(d)
     return train, held
 
 
@@ -279,15 +296,17 @@ def compare(models: list[str], paths: list[str], margins: list[float]) -> None:
     """Points each model, played as the policy plays it (the rule policy's move unless another
     scores ``margin`` more), lies below the search's best a decision on the files' held-out
     decisions, by role.  A model named ``farmer=F,landlord=L`` scores each role's decisions by its own."""
-    roles = ("landlord", "farmer")
-    held = {role: _load(paths, role)[1] for role in roles}
-    print(f"held out: {len(held['landlord'])} landlord decisions, {len(held['farmer'])} farmer; "
-          f"rule policy {' / '.join(f'{_lost(held[r], None, 0):.4f}' for r in roles)}")
+    held: dict[str, list] = {role: [] for role in ROLES}
+    for record in _records(paths):
+        if _held_out(record) and (d := _decision(record)) is not None:
+            held[_role(record["obs"])].append(d)
+    n = [len(held[r]) for r in ROLES]
+    print(f"held out: {n[0]} landlord decisions, {n[1]} farmer; "
+          f"rule policy {' / '.join(f'{_lost(held[r], None, 0):.4f}' for r in ROLES)}")
     for name in models:
         loaded = _models(name)
         for margin in margins:
-            lost = [_lost(held[r], loaded[r], margin) for r in roles]
-            n = [len(held[r]) for r in roles]
+            lost = [_lost(held[r], loaded[r], margin) for r in ROLES]
             both = sum(a * b for a, b in zip(lost, n)) / sum(n)
             print(f"{name}  margin {margin}: landlord {lost[0]:.4f}  farmer {lost[1]:.4f}  both {both:.4f}")
 
@@ -325,17 +344,16 @@ class Distilled:
         ctx = Ctx.of(View.of(obs))
         moves, choice = _candidates(ctx)
         x = _inputs(ctx, moves, choice)
-        m = moves[_pick(self.models[_role({"obs": obs})], x, policy_index(moves, choice), self.margin)]
+        m = moves[_pick(self.models[_role(obs)], x, policy_index(moves, choice), self.margin)]
         return "pass" if m is None else f"play {m.text}"
 
 
 def _models(name: str) -> dict[str, dict]:
     """Each role's model: one file for both, or ``farmer=F,landlord=L``."""
-    roles = ("landlord", "farmer")
-    parts = dict(p.split("=", 1) for p in name.split(",")) if "=" in name else dict.fromkeys(roles, name)
-    if set(parts) != set(roles):
+    parts = dict(p.split("=", 1) for p in name.split(",")) if "=" in name else dict.fromkeys(ROLES, name)
+    if set(parts) != set(ROLES):
         raise SystemExit(f"{name}: name one file, or farmer=F,landlord=L")
-    return {role: json.loads(Path(parts[role]).read_text()) for role in roles}
+    return {role: json.loads(Path(parts[role]).read_text()) for role in ROLES}
 
 
 def screen(path: str, variant: str, deals: int, workers: int, margin: float, records: str | None = None) -> None:
