@@ -12,8 +12,9 @@ play decision with a choice, asks the search (:func:`dizhu.bots.search.ranked`, 
 0.15 s of simulated decisions) what each move of its shortlist is worth; one JSON line a decision.
 With ``--own distilled`` the search's worlds play its own later moves by the shipped distilled
 policy (the next step of a policy iteration: the worth of a move followed by better play); its
-rollout steps cost two decisions each, so ``--budget 0.3`` buys about as many worlds as 0.15 did
-(a few more: a world's fixed cost and the exactly solved endgames are not charged twice). It needs
+rollout steps cost ``search.STEP_COST`` decisions each (1.8), so ``--budget 0.27`` buys about as many
+worlds as 0.15 did (a few more: a world's fixed cost and the exactly solved endgames are not charged
+more). It needs
 the compiled rollouts (pure Python plays intermediate there instead). Each line records its
 ``own`` and ``budget``.
 ``fit`` learns a score of (position, move) from features of both (``dizhu.bots.distilled.features``, the rule
@@ -44,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from dizhu.bots.distilled import NAMES, features, policy_index  # noqa: E402
+from dizhu.bots.distilled import FIGURES, NAMES, features, policy_index  # noqa: E402
 from dizhu.bots.policy import Ctx  # noqa: E402
 from dizhu.bots.search import ADVICE, _candidates, ranked  # noqa: E402
 from dizhu.bots.styles import compiled  # noqa: E402
@@ -111,7 +112,7 @@ def again(paths: list[str], decisions: int, models: list[str]) -> None:
         if second is None:
             continue
         n += 1
-        x, p = _inputs(ctx, moves, choice), policy_index(moves, choice)
+        x, p = features(ctx, moves, choice), policy_index(moves, choice)
         lost["search, first run"] += max(second) - second[max(range(len(first)), key=first.__getitem__)]
         lost["rule policy"] += max(second) - second[p]
         for name, by_role in loaded.items():
@@ -130,7 +131,7 @@ def _decision(record: dict[str, Any]) -> tuple[list[list[float]], list[float], l
     if points is None:
         return None
     worlds = _in_order(moves, record["moves"], record["worlds"])
-    return _inputs(ctx, moves, choice), points, worlds, policy_index(moves, choice)
+    return features(ctx, moves, choice), points, worlds, policy_index(moves, choice)
 
 
 def _in_order(moves: list, texts: list, values: list) -> list | None:
@@ -139,25 +140,6 @@ def _in_order(moves: list, texts: list, values: list) -> list | None:
     found = dict(zip(texts, values))
     order = [None if m is None else m.text for m in moves]
     return [found[t] for t in order] if set(found) == set(order) else None
-
-
-def _inputs(ctx: Ctx, moves: list, choice) -> list[list[float]]:
-    """Each move's row: the features of :data:`NAMES`, then :func:`_extra`'s."""
-    return [base + _extra(ctx, m) for base, m in zip(features(ctx, moves, choice), moves)]
-
-
-def _extra(ctx: Ctx, move) -> list[float]:
-    """Raw counts beyond :data:`NAMES`, for ``fit --extra`` (a model reads only as many columns
-    as it was fitted on): by rank, the hand after the move, the move, the cards unseen and the
-    trick to beat; the cards each seat holds and who is landlord (this seat first, then round the
-    table; a duel's third seat is 0)."""
-    played = move.counts if move is not None else (0,) * len(ctx.hand)
-    trick = ctx.last[1].counts if ctx.last is not None else (0,) * len(ctx.hand)
-    after = [h - c for h, c in zip(ctx.hand, played)]
-    seats = [(ctx.seat + k) % ctx.players for k in range(ctx.players)]
-    held = [ctx.cards_left[s] / 20 for s in seats] + [0.0] * (3 - ctx.players)
-    landlord = [float(s == ctx.landlord) for s in seats] + [0.0] * (3 - ctx.players)
-    return [*after, *played, *ctx.unseen, *trick, *held, *landlord]
 
 
 ROLES = ("landlord", "farmer")
@@ -195,11 +177,11 @@ def fit(paths: list[str], out: str | None, l2: float, hidden: int, steps: int, r
     """Each move's worth above its decision's mean, fitted on its features (a move's advantage),
     the worlds' square root as weight: by ridge least squares (``hidden`` 0), else by a network
     of one hidden layer of that many units, trained by Adam on the same loss.  With ``role``, on
-    that seat's decisions only; with ``extra``, on :func:`_extra`'s columns as well."""
+    that seat's decisions only; with ``extra``, on the raw counts as well (``dizhu.bots.distilled.FIGURES`` on)."""
     import numpy as np
 
     train, held = _load(paths, role)
-    width = len(train[0][0][0]) if extra else len(NAMES)
+    width = len(NAMES) if extra else FIGURES
     train = [([row[:width] for row in x], v, n, p) for x, v, n, p in train]
     print(f"{len(train)} decisions to learn from, {len(held)} held out; {width} features")
     xs, ys, cs, ds = [], [], [], []
@@ -343,7 +325,7 @@ class Distilled:
             return self.base.decide(obs)
         ctx = Ctx.of(View.of(obs))
         moves, choice = _candidates(ctx)
-        x = _inputs(ctx, moves, choice)
+        x = features(ctx, moves, choice)
         m = moves[_pick(self.models[_role(obs)], x, policy_index(moves, choice), self.margin)]
         return "pass" if m is None else f"play {m.text}"
 
@@ -396,7 +378,7 @@ def main() -> None:
     f.add_argument("--hidden", type=int, default=0, help="units of the network's hidden layer (0: linear)")
     f.add_argument("--steps", type=int, default=3000, help="the network's training steps")
     f.add_argument("--role", choices=["landlord", "farmer"], help="learn from this seat's decisions only")
-    f.add_argument("--extra", action="store_true", help="learn from raw counts as well (not in the kernel)")
+    f.add_argument("--extra", action="store_true", help="learn from the raw counts as well (every feature of NAMES)")
     g = sub_.add_parser("again")
     g.add_argument("paths", nargs="+")
     g.add_argument("--decisions", type=int, default=1000)

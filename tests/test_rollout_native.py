@@ -372,7 +372,7 @@ def test_a_network_of_any_width_scores_compiled_as_in_python(kernel, native_pari
 def test_the_compiled_features_sit_where_names_puts_them():
     # _rollout.c places the features by its F_* numbers: a feature moved in NAMES alone, with a
     # small weight, could change no move the parity tests meet
-    from dizhu.bots.distilled import NAMES
+    from dizhu.bots.distilled import DECISION, NAMES
 
     places = {"policy": 0, "pass": 1, "pass_partner": 2, "play_partner": 3,  # F_POLICY .. F_PLAY_PARTNER
               "lead_single": 4, "reply_single": 4 + 35,  # F_PHASE, F_PHASE_SIZE
@@ -380,5 +380,8 @@ def test_the_compiled_features_sit_where_names_puts_them():
               "lead_d1_single": 4 + 14, "reply_d2_bomb": 39 + 14 + 6 + 2, "lead_d34_delta": 4 + 14 + 12 + 5,  # F_BAND
               "reply_me12_bomb": 39 + 32 + 2,  # F_ME12
               "reply_d1_pass": 74, "reply_owner_near_pass": 77, "reply_landlord_pass": 78,  # F_REPLY_BAND_PASS ..
-              "landlord_bomb": 79, "duel_bomb": 80}
-    assert {name: NAMES.index(name) for name in places} == places and len(NAMES) == 81  # N_FEATURES
+              "landlord_bomb": 79, "duel_bomb": 80,
+              "after_0": 81, "move_0": 96, "unseen_0": 111, "trick_14": 140,  # F_AFTER .. F_TRICK
+              "held_0": 141, "landlord_2": 146}  # F_HELD, F_IS_LANDLORD
+    assert {name: NAMES.index(name) for name in places} == places and len(NAMES) == 81 + 66  # N_FEATURES
+    assert DECISION == places["unseen_0"]  # F_DECISION

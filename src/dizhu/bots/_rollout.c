@@ -749,12 +749,17 @@ static int bomb_happy(const Ctx *x, const Style *st, Play *out) {
  * shortlist (dizhu.bots.shortlist), over distilled.features; the rule policy's move unless another
  * scores `margin` more.  set_net() gives the weights (styles.compiled() does, from the package). */
 
-#define N_FEATURES 81
+#define N_FEATURES (81 + 66) /* the figures, then the raw counts (F_RAW) */
 #define MAX_HIDDEN 64
 #define MAX_CANDS 64
+/* The network with its standardisation folded in (distilled.Net.rows and .bias, to the same bits):
+ * a unit's sum is bias + the sum of feature * row over the features that are not 0, so the many zeros
+ * cost nothing; and the features from F_DECISION on, the same for every move of a decision, are
+ * summed first, once a decision (Net.order). */
 typedef struct {
-    double mean[N_FEATURES], scale[N_FEATURES], w1[N_FEATURES * MAX_HIDDEN], b1[MAX_HIDDEN], w2[MAX_HIDDEN], margin;
+    double rows[N_FEATURES * MAX_HIDDEN], bias[MAX_HIDDEN], w2[MAX_HIDDEN], margin;
     int hidden; /* 0: none set */
+    int inputs; /* it reads the first `inputs` features */
 } Net;
 /* one network for each size of table (index: players - 2), as each variant was fitted apart */
 static Net nets[MAX_SEATS - 1];
@@ -838,10 +843,31 @@ enum { F_POLICY, F_PASS, F_PASS_PARTNER, F_PLAY_PARTNER, F_PHASE, F_PHASE_SIZE =
 enum { F_DELTA = 5, F_DELTA_POS, F_MAIN, F_HIGH, F_CONTROL, F_SIZE, F_RUN_OUT, F_AFTER_PLAYS, F_AFTER_CONTROLS,
        F_BAND, F_ME12 = 32 };
 enum { F_REPLY_BAND_PASS = 74, F_OWNER_NEAR_PASS = 77, F_LANDLORD_PASS, F_LANDLORD_BOMB, F_DUEL_BOMB };
+/* the raw counts: by rank the hand after the move, the move, the cards unseen, the trick to beat; then
+ * the cards each seat holds (this one first, then round the table) and who is landlord, for 3 seats */
+enum { F_RAW = 81, F_AFTER = F_RAW, F_MOVE = F_AFTER + NUM_RANKS, F_UNSEEN = F_MOVE + NUM_RANKS,
+       F_TRICK = F_UNSEEN + NUM_RANKS, F_HELD = F_TRICK + NUM_RANKS, F_IS_LANDLORD = F_HELD + MAX_SEATS,
+       F_DECISION = F_UNSEEN /* from here on, the same for every move of a decision (distilled.DECISION) */ };
+
+static void raw_counts(const Ctx *x, const Cand *cand, double *f) {
+    for (int r = 0; r < NUM_RANKS; r++) {
+        int moved = cand->pass ? 0 : COUNT(cand->p.key, r);
+        f[F_AFTER + r] = x->hand[r] - moved;
+        f[F_MOVE + r] = moved;
+        f[F_UNSEEN + r] = x->unseen[r];
+        f[F_TRICK + r] = x->has_last ? COUNT(x->last.key, r) : 0;
+    }
+    for (int k = 0; k < x->players; k++) {
+        int s = (x->seat + k) % x->players;
+        f[F_HELD + k] = x->left[s] / 20.0;
+        f[F_IS_LANDLORD + k] = s == x->landlord;
+    }
+}
 
 /* distilled.features of one move into f (N_FEATURES, zeroed) */
 static void features(const Ctx *x, const Cand *cand, int is_policy, int base, int band, int mine, double *f) {
     int lead = !x->has_last, partner_last = !lead && partner(x, x->last_seat);
+    raw_counts(x, cand, f);
     if (is_policy)
         f[F_POLICY] += 1;
     if (cand->pass) {
@@ -906,25 +932,41 @@ static void features(const Ctx *x, const Cand *cand, int is_policy, int base, in
     }
 }
 
-/* The hidden units' sums a, feature by feature, then unit by unit: each unit still sums its terms in the
- * features' order (Python's, to the last bit), and the units' sums no longer wait on one another. */
-static inline void net_units(const Net *net, const double *f, int hidden, double *a) {
-    for (int i = 0; i < N_FEATURES; i++) {
-        double z = (f[i] - net->mean[i]) / net->scale[i];
-        const double *w = net->w1 + i * hidden;
+/* Adds the terms of features [from, to) that are not 0 to the hidden units' sums a, feature by feature:
+ * each unit sums its terms in Python's order (Net.score), to the last bit. */
+static inline void net_add(const Net *net, const double *f, int from, int to, int hidden, double *a) {
+    for (int i = from; i < to; i++) {
+        double v = f[i];
+        if (v == 0.0)
+            continue;
+        const double *w = net->rows + i * hidden;
         for (int h = 0; h < hidden; h++)
-            a[h] += z * w[h];
+            a[h] += v * w[h];
     }
 }
 
-static double net_score(const Net *net, const double *f) {
+/* widths the shipped networks have get constant loops: the compiler uses vectors */
+static void net_sum(const Net *net, const double *f, int from, int to, double *a) {
+    if (net->hidden == 32)
+        net_add(net, f, from, to, 32, a);
+    else if (net->hidden == 64)
+        net_add(net, f, from, to, 64, a);
+    else
+        net_add(net, f, from, to, net->hidden, a);
+}
+
+/* the units' sums over a decision's common features (from F_DECISION): every move's sums start from them */
+static void net_base(const Net *net, const double *f, double *base) {
+    memcpy(base, net->bias, net->hidden * sizeof *base);
+    if (net->inputs > F_DECISION)
+        net_sum(net, f, F_DECISION, net->inputs, base);
+}
+
+static double net_score(const Net *net, const double *base, const double *f) {
     int hidden = net->hidden;
     double a[MAX_HIDDEN], out = 0.0;
-    memcpy(a, net->b1, hidden * sizeof *a);
-    if (hidden == 32)
-        net_units(net, f, 32, a); /* the shipped networks' width: a constant, the compiler uses vectors */
-    else
-        net_units(net, f, hidden, a);
+    memcpy(a, base, hidden * sizeof *a);
+    net_sum(net, f, 0, net->inputs < F_DECISION ? net->inputs : F_DECISION, a);
     for (int h = 0; h < hidden; h++)
         if (a[h] > 0)
             out += a[h] * net->w2[h];
@@ -947,12 +989,14 @@ static int distilled(const Ctx *x, const Style *st, Play *out) {
     danger_of(x, &dseat, &danger);
     int band = danger == 1 ? 0 : danger == 2 ? 1 : danger <= 4 ? 2 : -1;
     int best = -1, pol = -1;
-    double best_score = 0.0, pol_score = 0.0;
+    double best_score = 0.0, pol_score = 0.0, units[MAX_HIDDEN];
     for (int i = 0; i < n; i++) {
         int is_policy = chose ? (!c[i].pass && c[i].p.key == choice.key) : c[i].pass;
         double f[N_FEATURES] = {0};
         features(x, &c[i], is_policy, base, band, mine, f);
-        double s = net_score(net, f);
+        if (i == 0)
+            net_base(net, f, units);
+        double s = net_score(net, units, f);
         if (best < 0 || s > best_score) {
             best = i;
             best_score = s;
@@ -1687,7 +1731,7 @@ static int parse_doubles(PyObject *seq, double *out, Py_ssize_t n, const char *w
 }
 
 /* set_net(players, mean, scale, w1 (flat, feature-major), b1, w2, margin): the distilled policy's
- * network for a table of `players` */
+ * network for a table of `players`; it reads as many of the features, in order, as `mean` has */
 static PyObject *rollout_set_net(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError, "set_net(players, mean, scale, w1, b1, w2, margin)");
@@ -1705,21 +1749,35 @@ static PyObject *rollout_set_net(PyObject *self, PyObject *const *args, Py_ssize
             PyErr_SetString(PyExc_ValueError, "b1: 1 to 64 hidden units");
         return NULL;
     }
+    Py_ssize_t inputs = PySequence_Length(args[1]);
+    if (inputs < 1 || inputs > N_FEATURES) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_ValueError, "mean: 1 to %d features", N_FEATURES);
+        return NULL;
+    }
     /* parsed aside, then kept whole: a refused call leaves the network it had */
     static Net net;
+    static double mean[N_FEATURES], scale[N_FEATURES];
     memset(&net, 0, sizeof net);
     net.margin = PyFloat_AsDouble(args[6]);
-    if (PyErr_Occurred() || parse_doubles(args[1], net.mean, N_FEATURES, "mean") ||
-        parse_doubles(args[2], net.scale, N_FEATURES, "scale") ||
-        parse_doubles(args[3], net.w1, N_FEATURES * hidden, "w1") || parse_doubles(args[4], net.b1, hidden, "b1") ||
+    if (PyErr_Occurred() || parse_doubles(args[1], mean, inputs, "mean") ||
+        parse_doubles(args[2], scale, inputs, "scale") ||
+        parse_doubles(args[3], net.rows, inputs * hidden, "w1") || parse_doubles(args[4], net.bias, hidden, "b1") ||
         parse_doubles(args[5], net.w2, hidden, "w2"))
         return NULL;
-    for (int i = 0; i < N_FEATURES; i++)
-        if (!(net.scale[i] > 0.0)) {
+    for (int i = 0; i < inputs; i++)
+        if (!(scale[i] > 0.0)) {
             PyErr_SetString(PyExc_ValueError, "scale: every feature's scale must be above 0");
             return NULL;
         }
+    /* the standardisation folded in, as distilled.Net.rows and .bias fold it */
+    for (int i = 0; i < inputs; i++)
+        for (int h = 0; h < hidden; h++) {
+            net.rows[i * hidden + h] /= scale[i];
+            net.bias[h] -= mean[i] * net.rows[i * hidden + h];
+        }
     net.hidden = (int)hidden;
+    net.inputs = (int)inputs;
     nets[players - 2] = net;
     Py_RETURN_NONE;
 }

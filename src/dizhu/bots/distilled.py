@@ -1,14 +1,16 @@
 """The distilled policy: the intermediate policy, overruled where a network fitted to the search's
 own valuations says another move of the shortlist is clearly better.
 
-At 16,926 duel decisions of intermediate self-play, super-hard's search valued every move of its
-shortlist (:mod:`.shortlist`); a network of one hidden layer (32 units) learnt each move's worth
-above its decision's mean from 81 features of the position and the move (:data:`NAMES`:
-its kind, the plays it saves, whether it keeps control, whether the hand then runs out, how close
-the nearest opponent is...).  ``benchmarks/distill.py`` collects, fits and screens it; the weights
-are ``distilled_duel.json``.  Classic has a network of its own, fitted the same way on 7,322
-decisions (``distilled_classic.json``): a table of three plays by it, a table of two by the
-duel's (:data:`FILES`).  The search plays its own later moves in the rollouts by it where
+At 32,302 duel decisions of intermediate self-play, super-hard's search valued every move of its
+shortlist (:mod:`.shortlist`); a network of one hidden layer (64 units) learnt each move's worth
+above its decision's mean from 147 features of the position and the move (:data:`NAMES`): 81
+figures (its kind, the plays it saves, whether it keeps control, whether the hand then runs out,
+how close the nearest opponent is...), then 66 raw counts (by rank the hand after the move, the
+move, the cards unseen and the trick; each seat's cards and who is landlord).  ``benchmarks/distill.py``
+collects, fits and screens it; the weights are ``distilled_duel.json``.  Classic has a network of its
+own, fitted the same way on 7,322 decisions and on the figures alone (``distilled_classic.json``,
+the first :data:`FIGURES` features): a table of three plays by it, a table of two by the duel's
+(:data:`FILES`).  The search plays its own later moves in the rollouts by it where
 ``SearchConfig.own`` says so.  The compiled rollouts (``_rollout.c``, policy 4) compute the same
 features and scores, each table's network set apart; tests/test_rollout_native.py holds the two
 to the same moves.
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 
 from ..combos import Combo, Kind
@@ -36,7 +38,7 @@ from .hands import plays_of, to_shed
 from .policy import TWO, Ctx, can_run_out, is_control, leads_from_split, sub
 from .shortlist import shortlist
 
-__all__ = ["NAMES", "features", "Net", "FILES", "net", "distilled_move", "MARGIN"]
+__all__ = ["NAMES", "FIGURES", "DECISION", "features", "Net", "FILES", "net", "distilled_move", "MARGIN"]
 
 #: The intermediate policy's move stays unless another scores this many points more.  Screened as
 #: a policy against intermediate (3,000 duel deals): 0.532 at 0.15, 0.502 at 0 (session 39).
@@ -63,7 +65,19 @@ def _names() -> list[str]:
         names += [f"{phase}_me12_{k}" for k in ("control", "delta", "bomb")]
     names += ["reply_d1_pass", "reply_d2_pass", "reply_d34_pass", "reply_owner_near_pass", "reply_landlord_pass"]
     names += ["landlord_bomb", "duel_bomb"]
+    ranks = range(15)
+    for what in ("after", "move", "unseen", "trick"):
+        names += [f"{what}_{r}" for r in ranks]
+    names += [f"held_{k}" for k in range(3)] + [f"landlord_{k}" for k in range(3)]
     return names
+
+
+#: The figures' count: the rest of :data:`NAMES` are raw counts (:func:`_raw`), which a network
+#: fitted on the figures alone does not read.
+FIGURES = 81
+#: From this feature on (the cards unseen, the trick, the seats' cards, the landlord), every move of a
+#: decision has the same values.
+DECISION = FIGURES + 30
 
 
 #: The features of a move, in the network's order (``_rollout.c`` numbers them the same).
@@ -85,7 +99,7 @@ def features(ctx: Ctx, moves: list[Combo | None], choice: Combo | None) -> list[
     out = []
     policy = policy_index(moves, choice)
     for k, m in enumerate(moves):
-        x = [0.0] * len(NAMES)
+        x = [0.0] * FIGURES + _raw(ctx, m)
 
         def put(name: str, value: float = 1.0) -> None:
             x[_INDEX[name]] += value
@@ -142,6 +156,19 @@ def features(ctx: Ctx, moves: list[Combo | None], choice: Combo | None) -> list[
     return out
 
 
+def _raw(ctx: Ctx, move: Combo | None) -> list[float]:
+    """The raw counts of ``move`` at ``ctx``: by rank, the hand after it, the move, the cards
+    unseen and the trick to beat; the cards each seat holds (this one first, then round the table)
+    and who is landlord, for three seats (a duel's third is 0)."""
+    moved = move.counts if move is not None else (0,) * len(ctx.hand)
+    trick = ctx.last[1].counts if ctx.last is not None else (0,) * len(ctx.hand)
+    seats = [(ctx.seat + k) % ctx.players for k in range(ctx.players)]
+    pad = [0.0] * (3 - ctx.players)
+    return [*(float(h - c) for h, c in zip(ctx.hand, moved)), *map(float, moved), *map(float, ctx.unseen),
+            *map(float, trick), *(ctx.cards_left[s] / 20 for s in seats), *pad,
+            *(float(s == ctx.landlord) for s in seats), *pad]
+
+
 def policy_index(moves: list[Combo | None], choice: Combo | None) -> int:
     """Where the rule policy's own move (``choice``; None: pass) is in ``moves``."""
     key = None if choice is None else choice.key
@@ -159,14 +186,46 @@ class Net:
     b1: tuple[float, ...]
     w2: tuple[float, ...]
 
-    def score(self, x: list[float]) -> float:
-        """The score of one move's features ``x`` (summed in the compiled kernel's order, so the
-        two agree to the last bit)."""
-        hidden = list(self.b1)
-        for value, mean, scale, row in zip(x, self.mean, self.scale, self.w1):
-            z = (value - mean) / scale
+    @cached_property
+    def rows(self) -> tuple[tuple[float, ...], ...]:
+        """``w1`` with the standardisation folded in: feature by feature, each unit's weight per unit
+        of the raw feature."""
+        return tuple(tuple(w / scale for w in row) for row, scale in zip(self.w1, self.scale))
+
+    @cached_property
+    def bias(self) -> tuple[float, ...]:
+        """Each unit's sum when every feature is 0 (``b1`` less each feature's mean's terms)."""
+        bias = list(self.b1)
+        for mean, row in zip(self.mean, self.rows):
             for h, w in enumerate(row):
-                hidden[h] += z * w
+                bias[h] -= mean * w
+        return tuple(bias)
+
+    @cached_property
+    def order(self) -> tuple[int, ...]:
+        """The features in the order the units sum them: a decision's common ones (from
+        :data:`DECISION`) first, which the compiled kernel sums once a decision, then the move's."""
+        inputs = len(self.mean)
+        return (*range(DECISION, inputs), *range(min(DECISION, inputs)))
+
+    def score(self, x: list[float]) -> float:
+        """The score of one move's features ``x``: the units sum only the features that are not 0,
+        in :attr:`order`, as the compiled kernel does, so the two agree to the last bit.
+
+        >>> weights, x = net(2), [0.0] * len(NAMES)
+        >>> x[_INDEX["pass"]] = x[_INDEX["held_0"]] = 1.0
+        >>> z = [(v - m) / s for v, m, s in zip(x, weights.mean, weights.scale)]
+        >>> units = [b + sum(v * row[h] for v, row in zip(z, weights.w1)) for h, b in enumerate(weights.b1)]
+        >>> abs(weights.score(x) - sum(a * w for a, w in zip(units, weights.w2) if a > 0)) < 1e-9
+        True
+        """
+        hidden = list(self.bias)
+        rows = self.rows
+        for i in self.order:
+            value = x[i]
+            if value:
+                for h, w in enumerate(rows[i]):
+                    hidden[h] += value * w
         out = 0.0
         for a, w in zip(hidden, self.w2):
             if a > 0:
@@ -178,7 +237,7 @@ class Net:
         table of ``players`` (the weights of ``w1`` in one row, feature by feature).
 
         >>> args = net(3).kernel_args(3)
-        >>> args[0], len(args[3]) == len(NAMES) * len(args[4]), args[-1] == MARGIN
+        >>> args[0], len(args[3]) == len(args[1]) * len(args[4]), args[-1] == MARGIN
         (3, True, True)
         """
         return players, self.mean, self.scale, [w for row in self.w1 for w in row], self.b1, self.w2, MARGIN
@@ -192,17 +251,18 @@ FILES = {2: "distilled_duel.json", 3: "distilled_classic.json"}
 def net(players: int) -> Net:
     """The network for a table of ``players`` (:data:`FILES`, fitted by ``benchmarks/distill.py``).
 
-    >>> len(net(3).b1), net(2) == net(3)
-    (32, False)
+    >>> len(net(3).b1), len(net(3).mean) == FIGURES, len(net(2).b1), len(net(2).mean) == len(NAMES)
+    (32, True, 64, True)
     """
     name = FILES[players]
     data = json.loads(resources.files(__package__).joinpath(name).read_text())
     w1 = tuple(tuple(row) for row in data["W1"])
     hidden = len(data["b1"])
-    shapes = [len(data["mean"]), len(data["scale"]), len(w1)] == [len(NAMES)] * 3 and \
+    inputs = len(data["mean"])  # the figures alone, or every feature
+    shapes = inputs in (FIGURES, len(NAMES)) and [len(data["scale"]), len(w1)] == [inputs] * 2 and \
         {len(row) for row in w1} == {hidden} and len(data["w2"]) == hidden
     if data.get("kind") != "net" or not shapes or min(data["scale"]) <= 0:
-        raise ValueError(f"{name} is not a network over the {len(NAMES)} features of NAMES")
+        raise ValueError(f"{name} is not a network over the first {FIGURES} or all {len(NAMES)} features of NAMES")
     return Net(tuple(data["mean"]), tuple(data["scale"]), w1, tuple(data["b1"]), tuple(data["w2"]))
 
 

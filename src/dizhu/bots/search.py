@@ -83,9 +83,10 @@ MAX_WORLDS = 1000
 WORLD_COST = 25
 #: What a rollout's simulated decision costs, in simulated decisions, when the bot's own later moves
 #: are played by this style (by default 1): the distilled policy scores its whole shortlist at each
-#: of them, and a duel decision took 2.07 times the CPU with it at equal worlds (session 42), so a
-#: budget in seconds buys half the worlds.
-STEP_COST = {"distilled": 2.0}
+#: of them.  At equal worlds, ``benchmarks/charge.py`` timed duel decisions with it at 1.60 times
+#: the CPU (session 57: the network of 147 inputs and 64 units, summing only the features that are
+#: not 0); the charge keeps a little over, as other positions cost more (1.79 on a smaller set).
+STEP_COST = {"distilled": 1.8}
 #: The own styles played only by the compiled rollouts: a pure-Python install plays intermediate
 #: instead (the distilled policy in Python made a world cost 14 times as much, not 2).
 COMPILED_ONLY = frozenset({"distilled"})
