@@ -1,7 +1,7 @@
 """A policy distilled from super-hard's search: collect its choices, fit a move score, screen it.
 
     nice -n 10 python benchmarks/distill.py collect --variant duel --rounds 700 --out F.jsonl [--start 0]
-        [--own distilled --budget 0.3]
+        [--own distilled --budget 0.27]
     python benchmarks/distill.py fit F.jsonl [G.jsonl ...] [--hidden 32] [--role farmer] [--out M.json]
     python benchmarks/distill.py compare M.json [farmer=F.json,landlord=L.json ...] --data F.jsonl [...]
     nice -n 10 python benchmarks/distill.py again F.jsonl [...] --decisions 1000 --models M.json [...]
@@ -12,11 +12,10 @@ play decision with a choice, asks the search (:func:`dizhu.bots.search.ranked`, 
 0.15 s of simulated decisions) what each move of its shortlist is worth; one JSON line a decision.
 With ``--own distilled`` the search's worlds play its own later moves by the shipped distilled
 policy (the next step of a policy iteration: the worth of a move followed by better play); its
-rollout steps cost ``search.STEP_COST`` decisions each (1.8), so ``--budget 0.27`` buys about as many
-worlds as 0.15 did (a few more: a world's fixed cost and the exactly solved endgames are not charged
-more). It needs
-the compiled rollouts (pure Python plays intermediate there instead). Each line records its
-``own`` and ``budget``.
+rollout steps are charged ``search.STEP_COST`` decisions each (1.8 today), so ``--budget 0.27``
+buys about as many worlds as 0.15 did (a few more: a world's fixed cost and the exactly solved
+endgames are charged alike).  It needs the compiled rollouts (pure Python plays intermediate there
+instead).  Each line records its ``own`` and ``budget``.
 ``fit`` learns a score of (position, move) from features of both (``dizhu.bots.distilled.features``, the rule
 policy's own move among them): each move's worth above its decision's mean (its advantage), fitted
 by ridge least squares or, with ``--hidden``, by a network of one hidden layer; each move weighs

@@ -325,7 +325,9 @@ def test_a_refused_network_leaves_the_one_set(kernel, native_parity):
     before = native_parity.picks_compiled(*case)
     refused = [(*good[:5], weights.w2[:-1], good[6]), (*good[:2], [0.0] * len(weights.scale), *good[3:]),
                (*good[:3], w1 + [0.0], *good[4:]), (*good[:4], list(weights.b1) * 3, *good[5:]),
-               (*good[:6], "a"), (4, *good[1:]), good[1:]]
+               (*good[:6], "a"), (4, *good[1:]), good[1:],
+               (*good[:2], good[2][:-1], *good[3:]),  # a scale for each feature but one
+               (good[0], [*good[1], 0.0], [*good[2], 1.0], w1 + [0.0] * len(weights.b1), *good[4:])]  # 148 inputs
     for args in refused:
         with pytest.raises((ValueError, TypeError)):
             kernel.set_net(*args)
@@ -349,7 +351,7 @@ def test_each_table_has_its_own_network(kernel, native_parity):
 
 
 def test_a_network_of_any_width_scores_compiled_as_in_python(kernel, native_parity, monkeypatch):
-    # the shipped networks' width (32 units) has a path of its own in the kernel; another takes the other
+    # the shipped networks' widths (32 and 64 units) have paths of their own in the kernel; another takes the other
     from dizhu.bots import distilled
 
     shipped, rng = distilled.net(3), random.Random(9)
@@ -367,6 +369,47 @@ def test_a_network_of_any_width_scores_compiled_as_in_python(kernel, native_pari
     finally:
         kernel.set_net(*shipped.kernel_args(3))
     assert found != before  # (the narrow network plays otherwise)
+
+
+@pytest.mark.parametrize("width", [64, 20])
+def test_the_compiled_scores_agree_with_python_to_the_last_bit(kernel, native_parity, monkeypatch, width):
+    # The policy leaves its own move for the best scored one only if the gap passes the margin: with
+    # the margin one float below the gap Python computes, and then at the gap, the compiled kernel
+    # must switch exactly there.  Any difference in how the two sum (order, the folded weights, the
+    # decision's common features summed once) would move a gap by a bit and miss a switch.
+    import math
+
+    from dizhu.bots import distilled
+    from dizhu.bots.shortlist import shortlist
+
+    shipped, rng = distilled.net(2), random.Random(width)
+    weights = shipped if width == 64 else distilled.Net(
+        shipped.mean, shipped.scale, tuple(tuple(rng.gauss(0, 0.3) for _ in range(width)) for _ in shipped.w1),
+        tuple(rng.gauss(0, 0.1) for _ in range(width)), tuple(rng.gauss(0, 1) for _ in range(width)))
+    which = native_parity.NAMES.index("distilled")
+    switched = 0
+    try:
+        for ctx, u1, u2 in native_parity.decision_cases(500, 21):
+            if ctx.players != 2:
+                continue
+            moves, choice = shortlist(ctx)
+            scores = [weights.score(x) for x in distilled.features(ctx, moves, choice)]
+            policy = distilled.policy_index(moves, choice)
+            best = max(range(len(moves)), key=lambda i: (scores[i], -i))
+            if best == policy or scores.count(scores[best]) > 1:
+                continue
+            gap = scores[best] - scores[policy]
+            while scores[policy] + gap < scores[best]:  # the largest margin the best still passes
+                gap = math.nextafter(gap, math.inf)
+            while scores[policy] + gap >= scores[best]:
+                gap = math.nextafter(gap, -math.inf)
+            for margin, move in ((gap, moves[best]), (math.nextafter(gap, math.inf), choice)):
+                kernel.set_net(*weights.kernel_args(2)[:-1], margin)
+                assert native_parity.picks_compiled(ctx, u1, u2)[which] == (None if move is None else move.key)
+            switched += 1
+    finally:
+        kernel.set_net(*shipped.kernel_args(2))
+    assert switched > 20
 
 
 def test_the_compiled_features_sit_where_names_puts_them():

@@ -75,14 +75,14 @@ def _names() -> list[str]:
 #: The figures' count: the rest of :data:`NAMES` are raw counts (:func:`_raw`), which a network
 #: fitted on the figures alone does not read.
 FIGURES = 81
-#: From this feature on (the cards unseen, the trick, the seats' cards, the landlord), every move of a
-#: decision has the same values.
-DECISION = FIGURES + 30
 
 
 #: The features of a move, in the network's order (``_rollout.c`` numbers them the same).
 NAMES = tuple(_names())
 _INDEX = {n: i for i, n in enumerate(NAMES)}
+#: From this feature on (the cards unseen, the trick, the seats' cards, the landlord), every move of a
+#: decision has the same values (``_rollout.c``: ``F_DECISION``).
+DECISION = _INDEX["unseen_0"]
 
 
 def features(ctx: Ctx, moves: list[Combo | None], choice: Combo | None) -> list[list[float]]:

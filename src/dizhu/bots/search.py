@@ -83,12 +83,12 @@ MAX_WORLDS = 1000
 WORLD_COST = 25
 #: What a rollout's simulated decision costs, in simulated decisions, when the bot's own later moves
 #: are played by this style (by default 1): the distilled policy scores its whole shortlist at each
-#: of them.  At equal worlds, ``benchmarks/charge.py`` timed duel decisions with it at 1.60 times
+#: of them.  At equal worlds, ``benchmarks/charge.py`` timed duel decisions with it at 1.67 times
 #: the CPU (session 57: the network of 147 inputs and 64 units, summing only the features that are
-#: not 0); the charge keeps a little over, as other positions cost more (1.79 on a smaller set).
+#: not 0); the charge keeps a little over, as a world's sampling is charged alike for every style.
 STEP_COST = {"distilled": 1.8}
 #: The own styles played only by the compiled rollouts: a pure-Python install plays intermediate
-#: instead (the distilled policy in Python made a world cost 14 times as much, not 2).
+#: instead (the distilled policy in Python made a world cost 14 times as much as compiled, session 42).
 COMPILED_ONLY = frozenset({"distilled"})
 #: Solve a world exactly when this few cards remain in all hands together.
 EXACT_CARDS = 9
@@ -286,7 +286,7 @@ def _blend(w: float, points: float) -> float:
 SUPER_HARD = SearchConfig(prior=dict(PRIOR), read=True, exact_cards=EXACT_CARDS)
 #: The hint's and the review's search: super-hard's without the look-ahead, which costs about four
 #: times the CPU a world (``benchmarks/bots.py``) and would not fit the hint's answer in time, and
-#: with intermediate for its own later moves (the distilled policy's worlds cost twice as much).
+#: with intermediate for its own later moves (the distilled policy's worlds cost more: ``STEP_COST``).
 ADVICE = dataclasses.replace(SUPER_HARD, lookahead=0, own="intermediate")
 
 
@@ -511,7 +511,7 @@ def evaluate(view: View, rng: random.Random, moves: "list[Combo | None] | None" 
     objective = config.objective
     own_name = config.own[view.variant.name]
     if own_name in COMPILED_ONLY and compiled() is None:
-        own_name = "intermediate"  # in Python it would cost a dozen times the world, not twice
+        own_name = "intermediate"  # in Python it would cost many times the compiled world
     own = OWN_STYLES[own_name]
     cost = 1.0 if exact else STEP_COST.get(own_name, 1.0)  # the exact solver plays no style
     # the look-ahead's groups of worlds, by move: what the bot saw by its next decision -> (the
