@@ -23,7 +23,13 @@ measures the server better on a machine of its own, but when other work shares t
 clients then wait for the CPU themselves and time their own waiting (docs/SERVER.md, "Speed").
 
 --greedy N adds one greedy client (address 127.0.0.2, a process of its own) that keeps N super-hard games on
-auto-play at once for --greedy-seconds, retrying whenever it is told to wait (429).
+auto-play at once for --greedy-seconds, retrying whenever it is told to wait (429); --greedy-addresses K
+spreads its games over K addresses (127.0.0.2 ...), as a client with many addresses would.
+
+--flood health|puzzle adds a cheap flood (a process of its own, address 127.0.0.200): --flood-connections
+keep-alive connections that send `GET /api/health`, or a puzzle's move (the exact solver), back to back for
+--flood-seconds, never waiting for what a 429 says.  Reported: its answers by status, and whether each 429
+carried Retry-After.  Compare with the server's request budget off: --request-limit 0.
 
 Reported: requests/s and errors (any non-2xx answer other than the greedy client's 429s, or
 a failed connection); latency p50/p90/p99/max of view reads, of human actions (the whole
@@ -32,14 +38,15 @@ request, computers' paced moves included) and of each computer decision inside t
 the server logged in the players' games and in the greedy client's.
 
 Targets on a 2-core machine: 50 players at the normal level, zero errors, p99 <= 50 ms for
-reads; with --greedy 50 beside 20 players, their actions' p99 <= 100 ms and no fallback move
-in their games.  --pace 0 shows the raw speed (the computers' thinking unhidden).
+reads; with --greedy 50 beside 20 players, or a --flood beside them, their actions' p99 <= 100 ms
+and no fallback move in their games.  --pace 0 shows the raw speed (the computers' thinking unhidden).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import re
@@ -55,7 +62,7 @@ from pathlib import Path
 
 import httpx
 
-from served import RequestStats, add_player_options, cpu_seconds, percentile, play, start_server, timed
+from served import RequestStats, add_player_options, cpu_seconds, percentile, play, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 FALLBACK = re.compile(r"fallback move in game (\S+)")
@@ -67,6 +74,7 @@ class Stats(RequestStats):
     greedy_games: set[str] = field(default_factory=set)
     greedy_moves: int = 0
     greedy_refused: int = 0
+    flood: dict[str, int] = field(default_factory=dict)  # the flood's answers by status (and "no Retry-After")
 
 
 async def player(n: int, client: httpx.AsyncClient, args: argparse.Namespace, stats: Stats,
@@ -121,6 +129,11 @@ def server_options(args: argparse.Namespace) -> list[str]:
         options += ["--think-share", str(args.think_share)]
     if args.quick_workers is not None:
         options += ["--quick-workers", str(args.quick_workers)]
+    for option in ("request_limit", "thinking_total"):
+        if getattr(args, option) is not None:
+            options += ["--" + option.replace("_", "-"), str(getattr(args, option))]
+    if args.no_pin_cores:
+        options.append("--no-pin-cores")
     return options + (["--workers", str(args.workers)] if args.workers is not None else [])
 
 
@@ -130,16 +143,72 @@ def _client(url: str, address: str, connections: int) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=url, transport=transport, timeout=60)
 
 
-async def run_greedy(url: str, games: int, seconds: float) -> Stats:
-    """The greedy client's games until ``seconds`` have passed."""
+async def run_greedy(url: str, games: int, seconds: float, addresses: int = 1) -> Stats:
+    """The greedy client's games until ``seconds`` have passed, from ``addresses`` addresses."""
     stats = Stats()
-    greedy = _client(url, "127.0.0.2", max(1, games))
+    clients = [_client(url, f"127.0.0.{2 + a}", max(1, games // addresses + 1)) for a in range(addresses)]
     try:
         stop_at = time.perf_counter() + seconds
-        await asyncio.gather(*(greedy_game(n, greedy, stats, stop_at) for n in range(games)))
+        await asyncio.gather(*(greedy_game(n, clients[n % addresses], stats, stop_at) for n in range(games)))
     finally:
-        await greedy.aclose()
+        for client in clients:
+            await client.aclose()
     return stats
+
+
+#: What the cheap flood sends: a health check, or a puzzle's first move (the solver answers it).
+FLOODS = {"health": ("GET", "/api/health", None),
+          "puzzle": ("POST", "/api/puzzles/classic-001/play", {"moves": []})}
+
+
+async def run_flood(url: str, kind: str, connections: int, seconds: float) -> dict[str, int]:
+    """Requests back to back on ``connections`` keep-alive connections for ``seconds`` (raw sockets:
+    an HTTP client library would be the bottleneck); answers by status."""
+    method, path, body = FLOODS[kind]
+    host, port = url.split("//", 1)[1].rsplit(":", 1)
+    payload = b"" if body is None else json.dumps(body).encode()
+    request = (f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Length: {len(payload)}\r\n"
+               + ("Content-Type: application/json\r\n" if body is not None else "") + "\r\n").encode() + payload
+    counts: dict[str, int] = {}
+    stop_at = time.perf_counter() + seconds
+
+    def count(key: str) -> None:
+        counts[key] = counts.get(key, 0) + 1
+
+    async def one_connection() -> None:
+        writer = None
+        while time.perf_counter() < stop_at:
+            try:
+                if writer is None:
+                    reader, writer = await asyncio.open_connection(host, int(port), local_addr=("127.0.0.200", 0))
+                writer.write(request)
+                head = await reader.readuntil(b"\r\n\r\n")
+                status = head.split(b" ", 2)[1].decode()
+                length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+                await reader.readexactly(length)
+                count(status)
+                if status == "429" and b"retry-after:" not in head.lower():
+                    count("429 without Retry-After")
+                if b"connection: close" in head.lower():
+                    writer.close()
+                    writer = None
+            except (OSError, asyncio.IncompleteReadError, AttributeError):
+                count("failed")
+                if writer is not None:
+                    writer.close()
+                writer = None
+                await asyncio.sleep(0.01)
+        if writer is not None:
+            writer.close()
+
+    await asyncio.gather(*(one_connection() for _ in range(connections)))
+    return counts
+
+
+def flood_process(conn, url: str, kind: str, connections: int, seconds: float) -> None:
+    """The flood in a process of its own, as it would be on another machine."""
+    conn.send(asyncio.run(run_flood(url, kind, connections, seconds)))
+    conn.close()
 
 
 def lower_priority(nice: int) -> str:
@@ -157,10 +226,10 @@ def lower_priority(nice: int) -> str:
     return how
 
 
-def greedy_process(conn, url: str, games: int, seconds: float) -> None:
+def greedy_process(conn, url: str, games: int, seconds: float, addresses: int = 1) -> None:
     """The greedy client in a process of its own, as it would be on another machine: its
     fifty games' answers must not delay the measuring of the players' (one event loop)."""
-    stats = asyncio.run(run_greedy(url, games, seconds))
+    stats = asyncio.run(run_greedy(url, games, seconds, addresses))
     conn.send((stats.greedy_games, stats.greedy_moves, stats.greedy_refused))
     conn.close()
 
@@ -175,18 +244,26 @@ def clients_process(conn, args: argparse.Namespace, url: str) -> None:
     conn.close()
 
 
+def _helper(target, *args):
+    """``target(sender, *args)`` in a process of its own; returns it and the pipe's receiving end."""
+    receiver, sender = multiprocessing.get_context("spawn").Pipe(duplex=False)
+    process = multiprocessing.get_context("spawn").Process(target=target, args=(sender, *args))
+    process.start()
+    sender.close()
+    return process, receiver
+
+
 async def run(args: argparse.Namespace, url: str) -> Stats:
     stats = Stats()
     clients = [_client(url, f"127.0.1.{n % 250 + 1}", 2) for n in range(args.players)]
-    greedy = None
+    greedy = flood = None
     try:
+        if args.flood:
+            flood, flood_receiver = _helper(flood_process, url, args.flood, args.flood_connections, args.flood_seconds)
         if args.greedy:
-            context = multiprocessing.get_context("spawn")
-            receiver, sender = context.Pipe(duplex=False)
-            greedy = context.Process(target=greedy_process, args=(sender, url, args.greedy, args.greedy_seconds))
-            greedy.start()
-            sender.close()
-            await asyncio.sleep(3.0)  # the greedy client fills the server first
+            greedy, receiver = _helper(greedy_process, url, args.greedy, args.greedy_seconds, args.greedy_addresses)
+        if args.greedy or args.flood:
+            await asyncio.sleep(3.0)  # the greedy client or the flood fills the server first
         now = time.perf_counter()
         # Players arrive over the first second, as they would, not all in one instant.
         await asyncio.gather(*(player(n, clients[n], args, stats, now + n / max(1, args.players))
@@ -194,13 +271,16 @@ async def run(args: argparse.Namespace, url: str) -> Stats:
         if greedy is not None:
             games, moves, refused = await asyncio.to_thread(receiver.recv)
             stats.greedy_games, stats.greedy_moves, stats.greedy_refused = games, moves, refused
+        if flood is not None:
+            stats.flood = await asyncio.to_thread(flood_receiver.recv)
     finally:
         for client in clients:
             await client.aclose()
-        if greedy is not None:
-            greedy.join(10)
-            if greedy.is_alive():
-                greedy.kill()
+        for helper in (greedy, flood):
+            if helper is not None:
+                helper.join(10)
+                if helper.is_alive():
+                    helper.kill()
     return stats
 
 
@@ -217,6 +297,17 @@ def main() -> int:
     parser.add_argument("--greedy", type=int, default=0,
                         help="super-hard games a greedy client keeps on auto-play (default 0: none)")
     parser.add_argument("--greedy-seconds", type=float, default=40.0, help="how long it keeps at it")
+    parser.add_argument("--greedy-addresses", type=int, default=1,
+                        help="loopback addresses the greedy client's games are spread over (default 1)")
+    parser.add_argument("--flood", choices=sorted(FLOODS), default=None,
+                        help="a cheap flood beside the players: health checks or puzzle moves (default: none)")
+    parser.add_argument("--flood-connections", type=int, default=2, help="the flood's connections (default 2)")
+    parser.add_argument("--flood-seconds", type=float, default=40.0, help="how long it floods (default 40)")
+    parser.add_argument("--request-limit", type=float, default=None,
+                        help="the server's --request-limit (default: the server's own; 0 turns it off)")
+    parser.add_argument("--thinking-total", type=int, default=None,
+                        help="the server's --thinking-total (default: the server's own)")
+    parser.add_argument("--no-pin-cores", action="store_true", help="the server's --no-pin-cores")
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
     parser.add_argument("--client-nice", type=int, default=0,
                         help="run the simulated clients this much below the server's CPU priority, in a "
@@ -269,12 +360,17 @@ def main() -> int:
     mine = sum(1 for game in fallbacks if game in stats.games)
     print(f"  fallback moves: {mine} in the players' games, {len(fallbacks) - mine} elsewhere")
     if args.greedy:
-        print(f"  greedy client: {len(stats.greedy_games)} games, {stats.greedy_moves} auto-play moves, "
-              f"{stats.greedy_refused} answers of 429 (told to wait)")
+        print(f"  greedy client ({args.greedy_addresses} addresses): {len(stats.greedy_games)} games, "
+              f"{stats.greedy_moves} auto-play moves, {stats.greedy_refused} answers of 429 (told to wait)")
+    if args.flood:
+        answered = sum(n for key, n in stats.flood.items() if key.isdigit())
+        print(f"  flood ({args.flood}, {args.flood_connections} connections, {args.flood_seconds:.0f} s): "
+              f"{answered} answers ({answered / args.flood_seconds:.0f}/s), by status "
+              + ", ".join(f"{key}: {n}" for key, n in sorted(stats.flood.items())))
     if server_cpu is not None:
         print(f"  CPU seconds used: server {server_cpu[0]:.1f}, its bot workers {server_cpu[1]:.1f}, "
               f"this load generator {own_cpu:.1f} (of {elapsed * (os.cpu_count() or 1):.0f} available)")
-    if args.greedy:
+    if args.greedy or args.flood:
         met = stats.errors == 0 and percentile(stats.acts, 99) <= 0.100 and mine == 0
         print(f"  target (0 errors, players' actions p99 <= 100 ms, no fallback in their games): "
               f"{'met' if met else 'NOT met'}")

@@ -38,9 +38,14 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     from .web.server import serve
 
+    from .web.settings import private_dir
+
     settings = serve_settings(args)
     try:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(settings.data_dir)
+    except PermissionError as error:
+        print(f"dizhu serve: cannot use the data directory: {error}", file=sys.stderr)
+        return 2
     except OSError as error:
         print(f"dizhu serve: cannot use the data directory {settings.data_dir}: {error.strerror}", file=sys.stderr)
         return 2
@@ -57,7 +62,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 #: ``dizhu serve`` options that set a setting of another name; the others share their setting's name.
-_SETTING_OF = {"create_limit": "create_per_minute", "hint_limit": "hint_per_minute",
+_SETTING_OF = {"request_limit": "request_per_minute", "create_limit": "create_per_minute", "hint_limit": "hint_per_minute",
                "round_limit": "round_per_minute", "review_limit": "review_per_minute"}
 
 
@@ -106,6 +111,13 @@ def _non_negative(text: str) -> float:
     # (not inf: an infinite pace scale came out as nan, and no pace at all hid nothing)
     if not (value >= 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError("must be a number, 0 or more")
+    return value
+
+
+def _ipv6_prefix(text: str) -> int:
+    value = _number(text, int, "a prefix length, 1 to 128")
+    if not 1 <= value <= 128:
+        raise argparse.ArgumentTypeError("must be a prefix length, 1 to 128")
     return value
 
 
@@ -164,6 +176,24 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                        help="full: every answered move survives a power cut; normal: faster, survives a crash "
                        "of the server but not of the machine (default: %(default)s)")
     # The limits below protect the players from one another; docs/SERVER.md explains each.
+    serve.add_argument("--request-limit", type=_non_negative, default=default("request_per_minute"),
+                       metavar="UNITS_PER_MINUTE", help="request units one client may spend per minute, after a "
+                       "first burst (a file or a read costs 1, a write 2, a puzzle move 8; default: %(default)s; "
+                       "0: no limit)")
+    serve.add_argument("--request-burst", type=_at_least_one, default=default("request_burst"), metavar="UNITS",
+                       help="request units one client may spend at once (default: %(default)s)")
+    serve.add_argument("--ipv6-prefix", type=_ipv6_prefix, default=default("ipv6_prefix"), metavar="BITS",
+                       help="IPv6 clients count as one per network of this prefix for every per-client limit "
+                       "(default: %(default)s)")
+    serve.add_argument("--thinking-total", type=_count, default=default("thinking_total"), metavar="N",
+                       help="requests of all clients together that may keep computers thinking at once; more "
+                       "are answered 429 too_busy (default: %(default)s; 0: no limit)")
+    serve.add_argument("--allowed-hosts", default=default("allowed_hosts"), metavar="NAMES",
+                       help="comma-separated host names the site is reached by, besides loopback names and IP "
+                       "addresses (default: none; '*': any); other Host headers are refused (DNS rebinding)")
+    serve.add_argument("--no-pin-cores", dest="pin_cores", action="store_false",
+                       help="let the computers' searches share cores with the server and the hints (by default "
+                       "they keep to cores of their own, so that no answer's time depends on them)")
     serve.add_argument("--create-limit", type=_non_negative, default=default("create_per_minute"),
                        metavar="PER_MINUTE", help="new games one client address may create per minute, after a "
                        "first burst (default: %(default)s; 0: no limit)")

@@ -117,7 +117,7 @@ def test_kinds_levels_sources_and_actions_are_translated(dicts):
     needed += [f"error.{code}" for code in ("malformed_json", "body_too_large", "unsupported_media_type", "invalid_request", "missing_token",
                                              "wrong_token", "unknown_game", "stale", "busy", "too_many_games",
                                              "too_busy", "too_many_hints", "too_many_rounds", "too_many_reads",
-                                             "network")]
+                                             "too_many_requests", "network")]
     for language, words in dicts.items():
         missing = [key for key in needed if key not in words]
         assert not missing, f"{language} lacks {missing}"

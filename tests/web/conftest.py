@@ -14,6 +14,15 @@ from fastapi.testclient import TestClient  # noqa: E402
 from dizhu.web import Settings, create_app  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def in_process_host_names(monkeypatch):
+    """The in-process clients' own host names (Starlette's ``testserver``, httpx's ``test``) are
+    served as loopback names are; a real server in these tests is reached on 127.0.0.1."""
+    from dizhu.web import guard
+
+    monkeypatch.setattr(guard, "LOOPBACK_NAMES", guard.LOOPBACK_NAMES | {"testserver", "test"})
+
+
 @pytest.fixture
 def settings(tmp_path) -> Settings:
     return Settings(data_dir=tmp_path / "data", workers=0, prune_every=3600)

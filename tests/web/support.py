@@ -159,10 +159,12 @@ class GatedBots(BotRunner):
 
 
 def dizhu_serve(port: int, data_dir: Path, log: Path, extra: Sequence[str] = ()) -> subprocess.Popen:
+    """A server whose per-client limits on games and requests are off (a test sends at machine speed
+    from one address); a test of those limits turns them on in ``extra``, which comes last."""
     script = Path(sys.executable).parent / "dizhu"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "dizhu.cli"]
     command += ["serve", "--port", str(port), "--data-dir", str(data_dir), "--workers", "1",
-                "--log-level", "warning", "--no-access-log", "--create-limit", "0", *extra]
+                "--log-level", "warning", "--no-access-log", "--create-limit", "0", "--request-limit", "0", *extra]
     return subprocess.Popen(command, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
 
 

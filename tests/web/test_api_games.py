@@ -51,9 +51,29 @@ def test_create_defaults_and_ids_are_unique(client):
     b = client.post("/api/games", json={}).json()
     assert b["view"]["variant"] == "classic" and b["view"]["language"] == "en"
     assert a.id != b["game_id"] and a.token != b["token"]
-    bare = client.post("/api/games")  # no body at all: the defaults too (docs/API.md)
+    # no body at all, sent as JSON: the defaults too (docs/API.md)
+    bare = client.post("/api/games", headers={"Content-Type": "application/json"})
     assert bare.status_code == 201, bare.text
     assert bare.json()["view"]["variant"] == "classic" and bare.json()["view"]["level"] == "normal"
+
+
+def test_a_write_must_say_json_or_show_a_token(client):
+    """What another site's page can make a browser send without asking first (a form: no JSON type,
+    no Authorization) creates nothing; a page on another site gets 403 even with the JSON type."""
+    service = client.app.state.service
+    for headers in ({}, {"Content-Type": "text/plain"}, {"Content-Type": "application/x-www-form-urlencoded"}):
+        response = client.post("/api/games", headers=headers)
+        assert response.status_code == 415 and response.json()["error"]["code"] == "unsupported_media_type"
+    cross = client.post("/api/games", json={}, headers={"Sec-Fetch-Site": "cross-site"})
+    assert cross.status_code == 403 and cross.json()["error"]["code"] == "cross_site"
+    assert not service._sessions  # no game was made
+    for site in ("same-origin", "none"):
+        assert client.post("/api/games", json={}, headers={"Sec-Fetch-Site": site}).status_code == 201
+    game = new_game(client)
+    # a token is a header no form can send: a write that shows one needs no body
+    assert client.post(f"/api/games/{game.id}/hint", headers=game.headers).status_code == 200
+    cross = client.post(f"/api/games/{game.id}/hint", headers={**game.headers, "Sec-Fetch-Site": "cross-site"})
+    assert cross.status_code == 403
 
 
 def test_view_since_returns_the_tail_of_the_events(client):

@@ -62,7 +62,7 @@ def server(tmp_path_factory):
 
 def test_a_huge_request_head_is_answered_431_and_closed(server):
     s = _connect(server.port)
-    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n")
     sent = _flood(s, b"X-Filler: " + b"a" * 4000 + b"\r\n")
     answer = _read_all(s)
     s.close()
@@ -75,7 +75,7 @@ def test_a_huge_request_head_is_answered_431_and_closed(server):
 def test_a_head_over_the_limit_is_refused_however_it_arrives(server, pieces):
     # Measured after parsing, a head that ended within one read had been parsed and its count
     # reset: 20 KB in one write, or 17 KB in two halves, went through (limit 8 KB here).
-    head = (b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 9000
+    head = (b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Filler: " + b"a" * 9000
             + b"\r\nConnection: close\r\n\r\n")
     s = _connect(server.port)
     step = -(-len(head) // pieces)
@@ -92,22 +92,22 @@ def test_a_head_over_the_limit_is_refused_however_it_arrives(server, pieces):
 
 def test_a_huge_head_pipelined_behind_a_small_request_is_refused(server):
     # A second request in the same write as the first began after the head that was measured.
-    answer = _ask(server.port, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"
-                               b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 9000 + b"\r\nConnection: close\r\n\r\n")
+    answer = _ask(server.port, b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                               b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Filler: " + b"a" * 9000 + b"\r\nConnection: close\r\n\r\n")
     # refused as it is read (the small one's answer, still on its way, goes with the connection)
     assert b"HTTP/1.1 431 " in answer and answer.count(b"HTTP/1.1 200 ") <= 1, answer[:300]
 
 
 def test_pipelined_requests_of_normal_size_are_all_answered(server):
-    answer = _ask(server.port, b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n" * 3
-                               + b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    answer = _ask(server.port, b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n" * 3
+                               + b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
     assert answer.count(b"HTTP/1.1 200 ") == 4, answer[:400]
 
 
 @pytest.mark.parametrize("blank", [b"\r\n\r\n", b"\r\n" * 50])
 def test_blank_lines_before_a_huge_head_do_not_end_it(server, blank):
     # The parser skips blank lines before a request: taken for the head's end, they let any head in.
-    answer = _ask(server.port, blank + b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 20000
+    answer = _ask(server.port, blank + b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Filler: " + b"a" * 20000
                                + b"\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
     assert answer.count(b"HTTP/1.1 ") == 1, answer  # and nothing after it (a 400 followed)
@@ -115,14 +115,14 @@ def test_blank_lines_before_a_huge_head_do_not_end_it(server, blank):
 
 def test_a_chunked_body_with_a_trailer_is_refused(server):
     # Trailer lines were parsed into the request's headers, outside every limit.
-    answer = _ask(server.port, b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    answer = _ask(server.port, b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                                b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: " + b"a" * 100 + b"\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 400 ") and b"malformed_request" in answer, answer[:200]
 
 
 def test_a_chunked_body_that_never_ends_is_cut_off_by_size(server):
     s = _connect(server.port)
-    s.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    s.sendall(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
               b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\nX-Trailer: ")
     sent = _flood(s, b"a" * 4000)
     answer = _read_all(s)
@@ -132,7 +132,7 @@ def test_a_chunked_body_that_never_ends_is_cut_off_by_size(server):
 
 
 def test_a_long_path_counts_as_head(server):
-    answer = _ask(server.port, b"GET /" + b"p" * 9000 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    answer = _ask(server.port, b"GET /" + b"p" * 9000 + b" HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 431 "), answer[:200]
 
 
@@ -140,7 +140,7 @@ def test_a_body_sent_too_slowly_is_cut_off(server):
     # Only the head had a deadline: a body promised and never sent held the connection open.
     s = _connect(server.port)
     start = time.monotonic()
-    s.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    s.sendall(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
               b"Content-Length: 100\r\n\r\n{")
     answer = _read_all(s, limit=8)
     elapsed = time.monotonic() - start
@@ -162,7 +162,7 @@ def test_a_body_waiting_behind_a_slow_request_is_not_cut_off(tmp_path):
     try:
         slow = json.dumps({"variant": "classic", "level": "super-hard", "deal_code": code}).encode()
         quick = json.dumps({"variant": "classic", "level": "normal"}).encode()
-        head = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+        head = b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: "
         s = _connect(server.port)
         start = time.monotonic()
         s.sendall(head + str(len(slow)).encode() + b"\r\n\r\n" + slow
@@ -179,14 +179,14 @@ def test_a_body_waiting_behind_a_slow_request_is_not_cut_off(tmp_path):
 
 
 def test_a_head_of_normal_size_is_served(server):
-    answer = _ask(server.port, b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Filler: " + b"a" * 6000 + b"\r\nConnection: close\r\n\r\n")
+    answer = _ask(server.port, b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Filler: " + b"a" * 6000 + b"\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
 
 
 def test_a_head_sent_too_slowly_is_cut_off(server):
     s = _connect(server.port)
     start = time.monotonic()
-    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")  # and never the blank line
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n")  # and never the blank line
     answer = _read_all(s, limit=8)
     elapsed = time.monotonic() - start
     s.close()
@@ -203,7 +203,7 @@ def test_a_silent_connection_is_closed(server):
 
 def test_an_idle_kept_alive_connection_is_closed(server):
     s = _connect(server.port)
-    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
     start = time.monotonic()
     answer = _read_all(s, limit=8)
     assert answer.startswith(b"HTTP/1.1 200 ") and time.monotonic() - start < 4
@@ -217,7 +217,7 @@ def test_one_address_holds_a_bounded_number_of_connections(server):
         extra.close()
         # another address is still served
         other = _connect(server.port, source="127.0.0.2")
-        other.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        other.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         assert _read_all(other).startswith(b"HTTP/1.1 200 ")
         other.close()
     finally:
@@ -225,7 +225,7 @@ def test_one_address_holds_a_bounded_number_of_connections(server):
             s.close()
     time.sleep(0.3)
     again = _connect(server.port)
-    again.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    again.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
     assert _read_all(again).startswith(b"HTTP/1.1 200 ")
     again.close()
 

@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import IllegalAction
 from ..variants import Variant, get_variant
 from .actions import Action
+from .events import DealEvent
 from .observation import EARLIER_KEPT
 from .round import Round
 
@@ -61,7 +62,38 @@ class Match:
         #: The latest finished rounds at this table (:meth:`Round.record`), kept across new
         #: matches and new games: the players are the same, and so is how they play.
         self.earlier: list[dict[str, Any]] = []
+        #: The numbers of the rounds dealt from a code a player chose (:meth:`deal_known`).
+        self.known: list[int] = []
         self.round = self._next_round()
+
+    def deal_known(self, code: str) -> None:
+        """Replace the round just dealt, before anyone acted, with the deal of ``code``.
+
+        Whoever chose the code can work out every hand, the bottom and the undealt cards, so the
+        round is marked a known deal (:attr:`known_deal`, ``"known_deal"`` in its finished record):
+        fit for replaying a deal, never for a record of wins, nor for a table where another
+        person plays.
+
+        >>> m = Match("duel", seed="doc")
+        >>> m.deal_known("duel-chosen"); m.known_deal, m.round.deal_hash == Round.from_code("duel-chosen").deal_hash
+        (True, True)
+        >>> m.apply(m.round.to_act, "call"); m.deal_known("duel-chosen")
+        Traceback (most recent call last):
+        dizhu.IllegalAction: the round is still being played
+        """
+        round_ = Round.from_code(code)
+        if round_.variant.name != self.variant.name:
+            raise ValueError(f"this deal code is for {round_.variant.name}, not {self.variant.name}")
+        if any(not isinstance(event, DealEvent) for event in self.round.log):
+            raise IllegalAction("round_in_progress")
+        self.round = round_
+        if self._dealt not in self.known:
+            self.known.append(self._dealt)
+
+    @property
+    def known_deal(self) -> bool:
+        """Whether the round on the table was dealt from a code a player chose."""
+        return self._dealt in self.known
 
     def _next_round(self) -> Round:
         self._dealt += 1
@@ -126,6 +158,7 @@ class Match:
                 "result": result.to_dict(),
                 "totals": list(self.totals),
                 "events": self.round.events,
+                **({"known_deal": True} if self.known_deal else {}),
             }
         )
         if self.target is not None:
@@ -188,6 +221,7 @@ class Match:
                 "dealt": self._dealt,
                 "match_start": self._match_start,
                 "earlier": self.earlier,
+                **({"known": self.known} if self.known else {}),  # (saved games without it stay as they were)
                 "round": json.loads(self.round.to_json()),
             },
             separators=(",", ":"),
@@ -209,5 +243,6 @@ class Match:
         self._dealt = data["dealt"]
         self._match_start = data.get("match_start", 0)  # saved before it was kept: from 0
         self.earlier = list(data.get("earlier", []))  # saved before it was kept: none
+        self.known = list(data.get("known", []))
         self.round = Round.from_json(data["round"])
         return self

@@ -28,7 +28,8 @@ from . import worker
 from .botpool import BotRunner
 from .errors import UI_ROUTE, ApiError, allowed_methods, install_handlers
 from .logs import log_failure
-from .middleware import BodyLimit, HeadAsGet, SafetyNet, SecurityHeaders
+from .guard import HostCheck, RequestBudget, allowed_host_names, client_key
+from .middleware import BodyLimit, HeadAsGet, SafetyNet, SecurityHeaders, json_type
 from .schemas import Act, Check, Created, CreateGame, ErrorBody, Health, Hint, HintRequest, ReviewAnswer, Rounds
 from .schemas import RoundsQuery, Step, Verdict, View, ViewQuery, decimal_digits
 from .schemas import Settings as SettingsBody
@@ -60,9 +61,16 @@ _ERRORS = {
     413: "Body over 16 KiB (`body_too_large`).",
     415: "A body not sent as `Content-Type: application/json` (`unsupported_media_type`).",
     422: "Invalid request (`invalid_request`) or an action the rules refuse (the engine's reason code).",
-    429: "The game is busy with another request (`busy`), this address has too many games waiting for the "
-         "computers (`too_busy`), or a limit was reached (`too_many_hints`, `too_many_rounds`, "
-         "`too_many_reads`, `too_much_thinking`); `Retry-After` says when to try again.",
+    429: "The game is busy with another request (`busy`), this address (or all of them) has too many games "
+         "waiting for the computers (`too_busy`), or a limit was reached (`too_many_requests`, "
+         "`too_many_hints`, `too_many_rounds`, `too_many_reads`, `too_much_thinking`); `Retry-After` says "
+         "when to try again.",
+}
+#: What any address may answer: the guards before the routes (guard.py).
+_EVERY_ROUTE: dict[int | str, dict[str, Any]] = {
+    421: {"model": ErrorBody, "description": "`Host` names no host this server answers for (`unknown_host`)."},
+    429: {"model": ErrorBody, "description": "This client sent more requests than its budget "
+                                             "(`too_many_requests`); `Retry-After` says when to try again."},
 }
 _CREATE_LIMITED = "Too many games created from this address (`too_many_games`, `Retry-After`)."
 
@@ -76,9 +84,9 @@ _WRITE_ERRORS = _errors(400, 401, 403, 404, 409, 413, 415, 422, 429)
 
 
 async def client_address(request: Request) -> str:
-    """The client's address: the connection's, or the forwarded one when the
-    connection comes from a proxy named by ``--forwarded-allow-ips``."""
-    return request.client.host if request.client else ""
+    """The client's key (guard.client_key) from its address: the connection's, or the forwarded
+    one when the connection comes from a proxy named by ``--forwarded-allow-ips``."""
+    return client_key(request.client.host if request.client else "", request.app.state.ipv6_prefix)
 
 
 #: The address every per-client limit and the fair queue of the computers go by.
@@ -152,6 +160,19 @@ async def known_query(request: Request) -> None:
 _QUERY_NAMES: dict[str, frozenset[str]] = {}  # (routes do not hash)
 
 
+async def json_write(request: Request) -> None:
+    """A write without a body must still say JSON, unless it shows a token (``415
+    unsupported_media_type``): either is what another site's page cannot make a browser send
+    without asking first, which this server never allows, so no page elsewhere can create games
+    in a player's name (a body sent as anything but JSON is refused before, middleware.BodyLimit)."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or "game_id" in request.path_params:
+        return  # (a game's addresses answer 401 without a token)
+    headers = request.headers
+    if not json_type(headers.get("content-type", "").encode("latin-1")) and "authorization" not in headers:
+        raise ApiError(415, "unsupported_media_type",
+                       "send the request as Content-Type: application/json (a request without a body too)")
+
+
 def _reply(reply: Reply) -> Response:
     # No timing header: how long the computers took is nobody's business (pacing.py).
     return Response(reply.body, status_code=reply.status, media_type="application/json",
@@ -169,7 +190,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         app.state.creation_limit = database.creation_limit
         runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout,
                                    quick_workers=settings.quick_workers, hint_workers=settings.hint_workers,
-                                   think_share=settings.think_share)
+                                   think_share=settings.think_share, pin_cores=settings.pin_cores)
         # The workers start while this process builds the engine's move tables (half a
         # second on first use: better now than in a player's first request).
         starting = asyncio.create_task(runner.start())
@@ -199,13 +220,19 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         docs_url=None,  # the interactive pages load scripts from a CDN; the CSP forbids that
         redoc_url=None,
         lifespan=lifespan,
-        dependencies=[Depends(known_query)],
+        dependencies=[Depends(known_query), Depends(json_write)],
+        responses=_EVERY_ROUTE,
     )
     install_handlers(app)
-    # Added last = outermost: the security headers wrap even the 413 and 500 answers.
+    app.state.ipv6_prefix = settings.ipv6_prefix
+    # Added last = outermost: the security headers wrap even the 413 and 500 answers; a request
+    # for another host or over its client's budget goes no further than the guards.
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SafetyNet)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(RequestBudget, per_minute=settings.request_per_minute, burst=settings.request_burst,
+                       ipv6_prefix=settings.ipv6_prefix)
+    app.add_middleware(HostCheck, names=allowed_host_names(settings.allowed_hosts, settings.host))
     app.add_middleware(SecurityHeaders)
 
     @app.get("/api/health", response_model=Health, tags=["server"])

@@ -98,9 +98,10 @@ class _Slot(Protocol):
 class _ProcessSlot:
     """One worker process running one job at a time, over a pipe read by the event loop."""
 
-    def __init__(self, name: str, niceness: int) -> None:
+    def __init__(self, name: str, niceness: int, cores: frozenset[int] | None = None) -> None:
         self.name = name
         self.niceness = niceness
+        self.cores = cores
         self.pid: int | None = None
         self._process: Any = None
         self._conn: Any = None
@@ -112,8 +113,8 @@ class _ProcessSlot:
         # spawn, not fork: the server has threads (storage, event loop) a fork would copy mid-flight.
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
-        process = context.Process(target=worker.serve, args=(child, os.getpid(), self.niceness), name=self.name,
-                                  daemon=True)
+        process = context.Process(target=worker.serve, args=(child, os.getpid(), self.niceness, self.cores),
+                                  name=self.name, daemon=True)
         process.start()
         child.close()
         self._process, self._conn, self.pid = process, parent, None
@@ -195,7 +196,7 @@ class _ProcessSlot:
 class _ThreadSlot:
     """A thread inside the server (``workers=0``: tests and debugging)."""
 
-    def __init__(self, name: str, niceness: int = 0) -> None:
+    def __init__(self, name: str, niceness: int = 0, cores: frozenset[int] | None = None) -> None:
         self.name = name
         self.pid: int | None = os.getpid()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
@@ -336,6 +337,9 @@ class BotRunner:
     ``timeout`` bounds one job's run, not its wait in the queue.
     ``think_share`` is the fraction of a deep worker one client may ask for
     lately (:class:`ThinkingShare`; 0: no limit).
+    ``pin_cores``: the searches (deep and review lanes) run on cores of their own, the other
+    lanes on the rest, the server's (:func:`~dizhu.web.worker.core_plan`; ``cores`` says which,
+    None when not pinned).
     ``decide_fn``/``suggest_fn`` are module-level functions with the
     signatures of :func:`dizhu.web.worker.decide` and
     :func:`~dizhu.web.worker.suggest`; tests may swap them.
@@ -350,6 +354,7 @@ class BotRunner:
         quick_workers: int = 1,
         hint_workers: int = 1,
         think_share: float = 0.0,
+        pin_cores: bool = False,
         decide_fn: Callable[..., str] = worker.decide,
         suggest_fn: Callable[..., dict[str, Any]] = worker.suggest,
         review_fn: Callable[..., Any] = worker.review_step,
@@ -361,11 +366,15 @@ class BotRunner:
         self._suggest_fn = suggest_fn
         self._review_fn = review_fn
         threads = workers <= 0
-        make: Callable[[str, int], _Slot] = _ThreadSlot if threads else _ProcessSlot
+        make: Callable[[str, int, frozenset[int] | None], _Slot] = _ThreadSlot if threads else _ProcessSlot
+        self.cores = worker.core_plan(workers) if pin_cores and not threads else None
 
         def lane(name: str, size: int) -> _Lane:
-            """``size`` workers at the lane's priority (one thread for tests)."""
-            slots = [make(f"dizhu-bot-{name}-{i}", worker.WORKER_NICENESS[name])
+            """``size`` workers at the lane's priority (one thread for tests), on the lane's cores."""
+            cores = None
+            if self.cores is not None:
+                cores = self.cores["search" if name in ("deep", "review") else "serve"]
+            slots = [make(f"dizhu-bot-{name}-{i}", worker.WORKER_NICENESS[name], cores)
                      for i in range(1 if threads else max(1, size))]
             return _Lane(name, slots)
 

@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable
 
 from .errors import ApiError, internal_error, json_bytes, log_unexpected
 
-__all__ = ["SecurityHeaders", "BodyLimit", "SafetyNet", "HeadAsGet", "SECURITY_HEADERS"]
+__all__ = ["SecurityHeaders", "BodyLimit", "SafetyNet", "HeadAsGet", "SECURITY_HEADERS", "header", "json_type"]
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -157,7 +157,7 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if body and not _json_type(_header(scope, b"content-type")):
+        if body and not json_type(header(scope, b"content-type")):
             # Without this the body is validated as a string: "not a valid dictionary" hid the cause.
             return await self._refuse(send, ApiError(
                 415, "unsupported_media_type", "the request body must be sent as Content-Type: application/json"))
@@ -186,14 +186,15 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": payload})
 
 
-def _header(scope: Scope, name: bytes) -> bytes:
+def header(scope: Scope, name: bytes) -> bytes:
+    """The first value of header ``name`` (lower case) in ``scope``, or ``b""``."""
     return next((value for key, value in scope.get("headers", []) if key == name), b"")
 
 
-def _json_type(value: bytes) -> bool:
+def json_type(value: bytes) -> bool:
     """Whether a Content-Type names JSON (``application/json`` or a ``+json`` type, any parameters).
 
-    >>> [_json_type(v) for v in (b"application/json", b"Application/JSON; charset=utf-8",
+    >>> [json_type(v) for v in (b"application/json", b"Application/JSON; charset=utf-8",
     ...                          b"application/problem+json", b"text/plain", b"", b"application/jsonx")]
     [True, True, True, False, False, False]
     """

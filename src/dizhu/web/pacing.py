@@ -4,23 +4,29 @@ A bot's thinking time depends on its cards: a computer that cannot beat a
 play has one legal action and answers at once, one that chooses to pass has
 weighed several.  Timing an answer would tell a player what is in a hidden
 hand.  So the server never lets the thinking time show: every decision is
-held to a pace drawn from the level and a jitter seeded by public facts
-(the game, its version, the seat, the number of events so far), forced
-moves included.  The decisions of one computers' turn share one deadline,
-so a decision that overran its pace is absorbed by the ones after it.
+held to a pace drawn from the level and a jitter, forced moves included.
+The decisions of one computers' turn share one deadline, so a decision that
+overran its pace is absorbed by the ones after it.
+
+The jitter is keyed by a secret of the server's (``key``) over facts of the
+decision (the game, its version, the seat, the number of events so far): the
+same decision gets the same pace, and no client can compute it, so none can
+subtract it from an answer's time to see past the pace.
 
 >>> pace = DecisionPace.for_level("super-hard")
->>> pace.low <= pace.seconds("game", 3, 1, 17) <= pace.high
+>>> pace.low <= pace.seconds(b"key", "game", 3, 1, 17) <= pace.high
 True
->>> pace.seconds("game", 3, 1, 17) == pace.seconds("game", 3, 1, 17)
+>>> pace.seconds(b"key", "game", 3, 1, 17) == pace.seconds(b"key", "game", 3, 1, 17)
 True
->>> DecisionPace.for_level("normal").scaled(0).seconds("game", 3, 1, 17)
+>>> pace.seconds(b"key", "game", 3, 1, 17) == pace.seconds(b"other key", "game", 3, 1, 17)
+False
+>>> DecisionPace.for_level("normal").scaled(0).seconds(b"key", "game", 3, 1, 17)
 0.0
 """
 
 from __future__ import annotations
 
-import hashlib
+import hmac
 from dataclasses import dataclass
 
 __all__ = ["DecisionPace", "PACES"]
@@ -46,8 +52,9 @@ class DecisionPace:
         (a safety net for a loaded machine; None when there is no pace)."""
         return 0.6 * self.low if self.low > 0 else None
 
-    def seconds(self, game_id: str, version: int, seat: int, events: int) -> float:
-        digest = hashlib.sha256(f"{game_id}:{version}:{seat}:{events}".encode()).digest()
+    def seconds(self, key: bytes, game_id: str, version: int, seat: int, events: int) -> float:
+        """The pace of one decision: ``low`` to ``high``, by an HMAC under ``key``."""
+        digest = hmac.digest(key, f"{game_id}:{version}:{seat}:{events}".encode(), "sha256")
         fraction = int.from_bytes(digest[:8], "big") / 2**64
         return self.low + fraction * (self.high - self.low)
 

@@ -11,8 +11,8 @@ uvicorn's own protocol with these limits added:
 - a head not complete ``header_timeout`` seconds after its first byte (or
   after the connection opened), or a body not complete ``header_timeout``
   seconds after its head, is answered ``408 request_timeout``;
-- one client address holds at most ``client_connections`` connections at
-  once; more are answered ``503 too_many_connections`` and closed.
+- one client (an address, or an IPv6 /64) holds at most ``client_connections``
+  connections at once; more are answered ``503 too_many_connections`` and closed.
 
 Idle keep-alive connections and the total number of connections are
 uvicorn's own settings (``timeout_keep_alive``, ``limit_concurrency``).
@@ -27,6 +27,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from .guard import client_key
 from .middleware import SECURITY_HEADERS
 
 __all__ = ["guarded_protocol"]
@@ -42,9 +43,10 @@ def _refusal(status: int, reason: str, code: str, message: str) -> bytes:
 
 def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connections: int,
                      trusted_proxies: frozenset[str] = frozenset(), *,
-                     max_body_bytes: int) -> type[asyncio.Protocol]:
+                     max_body_bytes: int, ipv6_prefix: int = 64) -> type[asyncio.Protocol]:
     """uvicorn's httptools protocol with the limits above.  Connections from
     ``trusted_proxies`` carry many clients, so they are not counted per address.
+    A client is an IPv4 address or an IPv6 network of ``ipv6_prefix`` bits (guard.client_key).
     ``max_body_bytes`` is the application's limit (middleware.BodyLimit answers it); here the raw
     bytes of a body, its chunked framing included, are cut off well past it."""
     raw_body_limit = 2 * max_body_bytes + max_header_bytes
@@ -81,6 +83,7 @@ def guarded_protocol(max_header_bytes: int, header_timeout: float, client_connec
             super().connection_made(transport)
             address = self.client[0] if self.client else ""
             if address not in trusted_proxies:
+                address = client_key(address, ipv6_prefix)
                 if open_by_address[address] >= client_connections:
                     self._refuse(too_many)
                     return

@@ -200,6 +200,8 @@ class View(BaseModel):
                                      "(dizhu.game.observation).")
     events: list[dict[str, Any]] = Field(description="The round's events from index `since`.")
     event_count: int
+    known_deal: bool = Field(description="The round was dealt from a `deal_code` the client chose, so the "
+                             "client can know every hand: never counted as a record of play.")
 
 
 class Created(BaseModel):
@@ -289,6 +291,7 @@ class FinishedRound(BaseModel):
     result: Result
     totals: list[int]
     events: list[dict[str, Any]]
+    known_deal: bool = Field(default=False, description="Dealt from a code the client chose (present only then).")
 
 
 class Rounds(BaseModel):

@@ -28,6 +28,7 @@ def serve(settings: Settings, *, access_log: bool = True) -> None:
 
     from .app import create_app
     from .protocol import guarded_protocol
+    from .worker import core_plan, pin
 
     level = settings.log_level.upper()
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -37,6 +38,10 @@ def serve(settings: Settings, *, access_log: bool = True) -> None:
         from .database import describe
 
         logging.getLogger("dizhu").info("database: %s", describe(settings.database))
+    if settings.pin_cores and settings.workers > 0:
+        cores = core_plan(settings.workers)
+        if cores is not None:
+            pin(cores["serve"])  # beside the hints, apart from the searches (the workers pin themselves)
     proxies = settings.forwarded_allow_ips
     config = uvicorn.Config(
         create_app(settings),
@@ -49,7 +54,8 @@ def serve(settings: Settings, *, access_log: bool = True) -> None:
         workers=1,
         timeout_graceful_shutdown=5,
         http=guarded_protocol(settings.max_header_bytes, settings.header_timeout, settings.client_connections,
-                              trusted_proxies(proxies), max_body_bytes=settings.max_body),
+                              trusted_proxies(proxies), max_body_bytes=settings.max_body,
+                              ipv6_prefix=settings.ipv6_prefix),
         timeout_keep_alive=max(1, round(settings.keep_alive)),
         limit_concurrency=settings.max_connections,
         # Forwarded headers are anyone's to write: they are believed only from the

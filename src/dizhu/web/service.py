@@ -34,7 +34,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
 
 from ..cards import Card
 from ..errors import DizhuError, IllegalAction
-from ..game import Action, Match, Round
+from ..game import Action, Match
 from ..game.deal import parse_deal_code
 from .botpool import DEEP_LEVELS, BotRunner, fallback_action
 from .database import GameClaims, LocalClaims
@@ -160,6 +160,8 @@ class GameService:
         self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self._background: set[asyncio.Task] = set()
         self._thinking: Counter[str] = Counter()  # requests keeping computers busy, by client address
+        self._thinking_total = 0  # ... and from all clients together
+        self._pace_key = secrets.token_bytes(32)  # the computers' pace jitter: nobody else's to compute
         self._hint_limit = TokenBuckets(settings.hint_per_minute, settings.hint_burst)
         self._round_limit = TokenBuckets(settings.round_per_minute, settings.round_burst)
         self._read_limit = TokenBuckets(settings.read_per_minute, settings.read_burst)
@@ -167,17 +169,24 @@ class GameService:
 
     @contextlib.contextmanager
     def _admit(self, client: str) -> Iterator[None]:
-        """One more request of ``client`` that may keep computers thinking, or 429 ``too_busy``."""
-        limit = self.settings.client_thinking
+        """One more request of ``client`` that may keep computers thinking, or 429 ``too_busy``: the
+        client has ``client_thinking`` already, or all clients together ``thinking_total``."""
+        limit, total = self.settings.client_thinking, self.settings.thinking_total
         if limit > 0 and self._thinking[client] >= limit:
             seconds = _spread(1)
             raise ApiError(429, "too_busy", f"this address already has {limit} games waiting for the "
                            "computers: try again in a moment", headers={"Retry-After": str(seconds)},
                            limit=limit, retry_after=seconds)
+        if total > 0 and self._thinking_total >= total:
+            seconds = _spread(1)
+            raise ApiError(429, "too_busy", "the computers have too many games to answer: try again in a moment",
+                           headers={"Retry-After": str(seconds)}, limit=total, retry_after=seconds)
         self._thinking[client] += 1
+        self._thinking_total += 1
         try:
             yield
         finally:
+            self._thinking_total -= 1
             self._thinking[client] -= 1
             if not self._thinking[client]:
                 del self._thinking[client]
@@ -303,7 +312,7 @@ class GameService:
             while _bots_to_act(match):
                 seat = match.round.to_act
                 observation = match.observation(seat)  # with the earlier rounds: how the others play
-                deadline += pace.seconds(record.game_id, record.version, seat, len(match.round.log))
+                deadline += pace.seconds(self._pace_key, record.game_id, record.version, seat, len(match.round.log))
                 seed = f"{record.bot_seed}:{seat}"
                 action, fell_back = await self.bots.decide(record.level, record.variant, seed, observation, client,
                                                            pace.think_limit)
@@ -360,7 +369,7 @@ class GameService:
             variant = code_variant
         match = Match(variant)
         if request.deal_code is not None:
-            match.round = Round.from_code(request.deal_code)
+            match.deal_known(request.deal_code)  # a known deal: the client can work out every hand
         game_id = secrets.token_urlsafe(16)
         token = secrets.token_urlsafe(32)
         now = self.clock()

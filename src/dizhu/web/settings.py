@@ -11,7 +11,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Settings", "default", "default_data_dir", "DATA_DIR_ENV", "DATABASE_ENV", "STATIC_DIR"]
+__all__ = ["Settings", "default", "default_data_dir", "private_dir", "DATA_DIR_ENV", "DATABASE_ENV", "STATIC_DIR"]
 
 #: The environment variable that chooses the data directory.
 DATA_DIR_ENV = "DIZHU_DATA_DIR"
@@ -32,6 +32,31 @@ def default_data_dir() -> Path:
     xdg = os.environ.get("XDG_DATA_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
     return base / "dizhu"
+
+
+def private_dir(path: "Path | str") -> Path:
+    """Make the directory ``path`` for the games, readable and writable by its owner only (700,
+    whatever the umask), or check the one there: a data directory that other users may write to
+    would let them replace the database under the server, so it is refused (``PermissionError``).
+
+    >>> import tempfile; base = Path(tempfile.mkdtemp())
+    >>> oct(private_dir(base / "data").stat().st_mode & 0o777)
+    '0o700'
+    >>> (base / "open").mkdir(); (base / "open").chmod(0o777); private_dir(base / "open")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    PermissionError: ... is writable by other users (mode 777): make it 700 (chmod 700 ...) or choose another directory
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(mode=0o700)
+        os.chmod(path, 0o700)  # (mkdir's mode is cut by the umask, never widened; this is exact)
+    except FileExistsError:
+        mode = path.stat().st_mode & 0o777
+        if mode & 0o022:
+            raise PermissionError(f"{path} is writable by other users (mode {mode:o}): make it 700 "
+                                  f"(chmod 700 {path}) or choose another directory") from None
+    return path
 
 
 def default_workers() -> int:
@@ -116,6 +141,23 @@ class Settings:
     keep_alive: float = 5.0
     max_connections: int = 1024
     client_connections: int = 32
+    #: Every request costs its client units (guard.request_cost: a file or a read 1, a write 2, a
+    #: puzzle move 8) from a bucket of ``request_burst`` units refilled at ``request_per_minute``
+    #: (0 turns it off); over it, ``429 too_many_requests`` after a pause of a second.  A page's
+    #: files are about 40 units at once; auto-play at its fastest (a move each 0.5 s) spends 4 a second.
+    request_per_minute: float = 1200.0
+    request_burst: int = 600
+    #: IPv6 clients count as one per network of this prefix for every per-client limit.
+    ipv6_prefix: int = 64
+    #: Requests that may keep the computers thinking at once, from all clients together: more
+    #: answer ``429 too_busy`` (0: no limit).  Bounds the queue whatever the number of addresses.
+    thinking_total: int = 128
+    #: Host names the server answers besides loopback names, IP literals and ``host``
+    #: (comma-separated; "*": any).  Others get ``421 unknown_host`` (DNS rebinding).
+    allowed_hosts: str | None = None
+    #: Keep the searches (the deep and review workers) on cores of their own, apart from the server,
+    #: the hints and the quick lane, so that a search does not slow what another client can time.
+    pin_cores: bool = True
     #: Addresses of reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are trusted
     #: (comma-separated, as uvicorn takes them); None trusts no forwarding header.
     forwarded_allow_ips: str | None = None

@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from .settings import private_dir
 from .store import GameRecord, RequestEntry, round_page
 
 __all__ = ["SQLiteStore", "SCHEMA_VERSION"]
@@ -90,7 +91,7 @@ class SQLiteStore:
         # SQLite gives the -wal and -shm files the database file's permissions when it
         # creates them, so the database is fixed first, and side files left by an older
         # version are fixed too.
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        private_dir(path.parent)
         if not path.exists():
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         for side in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),

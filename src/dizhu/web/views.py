@@ -33,6 +33,7 @@ class Snapshot:
     winners: list[int]
     observation: dict[str, Any]
     events: list[dict[str, Any]]
+    known_deal: bool = False
 
 
 def snapshot(match: Match, version: int) -> Snapshot:
@@ -48,6 +49,7 @@ def snapshot(match: Match, version: int) -> Snapshot:
         winners=list(match.winners),
         observation=round_.observation(HUMAN),
         events=round_.events,  # new dicts each time: later moves do not reach this snapshot
+        known_deal=match.known_deal,
     )
 
 
@@ -77,4 +79,5 @@ def render(record: GameRecord, snap: Snapshot, since: int = 0) -> dict[str, Any]
         "observation": snap.observation,
         "events": snap.events[since:],
         "event_count": len(snap.events),
+        "known_deal": snap.known_deal,
     }

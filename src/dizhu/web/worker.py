@@ -11,14 +11,14 @@ import os
 import signal
 import threading
 import time
-from typing import Any
+from typing import Any, Iterable
 
 from .. import analysis
 from ..bots import create, hint
 from ..bots.advice import HINT_BUDGET
 from ..game import Round
 
-__all__ = ["init_worker", "warm", "freeze_startup_objects", "serve", "decide", "suggest", "review_step"]
+__all__ = ["init_worker", "pin", "core_plan", "warm", "freeze_startup_objects", "serve", "decide", "suggest", "review_step"]
 
 
 #: Workers run at a lower priority than the server: when the CPUs are busy, answering a
@@ -32,8 +32,10 @@ WORKER_NICENESS = {"quick": 5, "hint": 5, "deep": 15, "review": 19}
 HINT_ALTERNATIVES = 3
 
 
-def init_worker(parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> None:
-    """Set up a worker: lower priority, leave Ctrl-C to the server, and exit with it.
+def init_worker(parent_pid: int, niceness: int = WORKER_NICENESS["quick"],
+                cores: "frozenset[int] | None" = None) -> None:
+    """Set up a worker: lower priority, on ``cores`` (None: any), leave Ctrl-C to the server, and
+    exit with it.
 
     A server killed with SIGKILL cannot stop its pool; the watchdog makes
     the workers notice that their parent is gone and exit too.
@@ -43,6 +45,7 @@ def init_worker(parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> No
         os.nice(niceness)
     except OSError:  # not allowed here: run at the normal priority
         pass
+    pin(cores)
 
     def watch() -> None:
         while True:
@@ -51,6 +54,37 @@ def init_worker(parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> No
             time.sleep(0.5)
 
     threading.Thread(target=watch, name="dizhu-parent-watch", daemon=True).start()
+
+
+def pin(cores: "frozenset[int] | None") -> None:
+    """Run this process on ``cores`` only (None, or a system without affinity: anywhere)."""
+    if cores and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, cores)
+        except OSError:  # cores this process may not use: leave it where it is
+            pass
+
+
+def core_plan(searchers: int, available: "Iterable[int] | None" = None) -> "dict[str, frozenset[int]] | None":
+    """Which cores the searches get and which the rest (the server, hints, quick moves): the last
+    ``searchers`` cores search, the others serve.  None when there are not enough cores to keep
+    one for serving.
+
+    A search on the core that answers another client's hint makes that hint slower exactly when a
+    computer had a choice; on cores of their own, how long anything else takes does not depend on
+    whether a computer searches.
+
+    >>> core_plan(1, [0, 1]), core_plan(3, range(8))["serve"], core_plan(2, [0, 1]), core_plan(1, [0])
+    ({'serve': frozenset({0}), 'search': frozenset({1})}, frozenset({0, 1, 2, 3, 4}), None, None)
+    """
+    if available is None:
+        if not hasattr(os, "sched_getaffinity"):
+            return None
+        available = os.sched_getaffinity(0)
+    cores = sorted(available)
+    if searchers < 1 or len(cores) <= searchers:
+        return None
+    return {"serve": frozenset(cores[:-searchers]), "search": frozenset(cores[-searchers:])}
 
 
 def warm() -> int:
@@ -66,27 +100,28 @@ def warm() -> int:
     return os.getpid()
 
 
-def serve(conn: Any, parent_pid: int, niceness: int = WORKER_NICENESS["quick"]) -> None:
+def serve(conn: Any, parent_pid: int, niceness: int = WORKER_NICENESS["quick"],
+          cores: "frozenset[int] | None" = None) -> None:
     """A worker process's life: set up, warm up, say ready, then run jobs one at a time.
 
     Each job is ``(function, args)``; the answer is ``("ok", result)`` or
     ``("error", exception type name)`` -- never the exception's text, which
     could name cards.
     """
-    init_worker(parent_pid, niceness)
+    init_worker(parent_pid, niceness, cores)
     warm()
     freeze_startup_objects()
-    conn.send(("ready", os.getpid()))
+    answer: tuple[str, Any] = ("ready", os.getpid())
     while True:
         try:
+            conn.send(answer)
             fn, args = conn.recv()
-        except (EOFError, OSError):  # the server is gone
+        except (EOFError, OSError):  # the server is gone (killed mid-job: a broken pipe): so are we
             return
         try:
-            answer: tuple[str, Any] = ("ok", fn(*args))
+            answer = ("ok", fn(*args))
         except Exception as exc:  # noqa: BLE001 - reported to the server, which falls back
             answer = ("error", type(exc).__name__)
-        conn.send(answer)
 
 
 def freeze_startup_objects() -> None:

@@ -22,7 +22,7 @@ export function requestId() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const WAIT_CODES = new Set(['busy', 'too_busy', 'too_much_thinking']);
+const WAIT_CODES = new Set(['busy', 'too_busy', 'too_much_thinking', 'too_many_requests']);
 
 async function call(method, path, { body, token, retries = 3 } = {}) {
   const headers = { Accept: 'application/json' };
