@@ -245,8 +245,10 @@ def main_cross_game(args: argparse.Namespace) -> int:
     print(f"dizhu cross-game timing: a hint in another game {args.delay:.2f} s after each move in a super-hard "
           f"duel, server options {' '.join(args.server_option)}")
     for name, values in (("during forced decisions", forced), ("during chosen decisions", chosen)):
+        ordered = sorted(values)
         print(f"  hints {name:<24} n={len(values):>5}  median={statistics.median(values) * 1000:6.1f}  "
-              f"p90={sorted(values)[int(0.9 * len(values))] * 1000:6.1f} ms")
+              f"p90={ordered[int(0.9 * len(values))] * 1000:6.1f}  p99={ordered[int(0.99 * len(values))] * 1000:6.1f}"
+              f"  max={ordered[-1] * 1000:6.1f} ms")
     low, high = auc_interval(chosen, forced)
     print(f"  AUC (hints slower during chosen decisions): {auc(chosen, forced):.3f} [{low:.3f}, {high:.3f}] "
           f"over {len(forced) + len(chosen)} decisions (0.5 = the times tell nothing)")

@@ -55,3 +55,48 @@ def native_parity():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# ---- lanes: every test gets one marker, so that `./scripts/test -m quick` runs the fast ones
+
+#: Test modules (under tests/, without .py) that start real servers: `dizhu serve` processes,
+#: PostgreSQL, nginx, or worker processes timed against each other.
+SERVICE_MODULES = frozenset({
+    "web/test_crash", "web/test_fuzz", "web/test_http_limits", "web/test_multihost", "web/test_nginx",
+    "web/test_timing", "web/test_fairness", "web/test_dbcopy", "web/test_store_contract", "web/test_cli",
+    "web/test_botpool",
+})
+#: Fixtures that start such a server.
+SERVICE_FIXTURES = frozenset({"pg_url", "postgres_server", "live_server", "live_game"})
+#: Test modules that take long on their own: whole arenas, Ray, builds, seeded parity runs.
+SLOW_MODULES = frozenset({
+    "test_ray_arena", "test_packaging", "test_pure_python", "test_api_docs", "test_env", "test_rlcard_agent",
+    "test_rollout_native", "test_bots", "test_bots_kernel", "test_bidsearch", "test_analysis",
+})
+LANES = ("browser", "services", "slow", "quick")
+
+
+def pytest_configure(config):
+    for lane, what in zip(LANES, ("drives Chromium against a real server", "starts real servers or databases",
+                                  "takes long on its own", "none of the above: the quick lane")):
+        config.addinivalue_line("markers", f"{lane}: {what}")
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        if any(item.get_closest_marker(lane) for lane in LANES):
+            continue  # marked by hand
+        try:
+            module = Path(item.fspath).resolve().relative_to(tests).with_suffix("").as_posix()
+        except ValueError:
+            module = ""  # a doctest of the package or the README
+        if module.startswith("e2e/"):
+            lane = "browser"
+        elif module in SERVICE_MODULES or SERVICE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            lane = "services"
+        elif module in SLOW_MODULES:
+            lane = "slow"
+        else:
+            lane = "quick"
+        item.add_marker(lane)

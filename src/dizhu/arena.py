@@ -256,7 +256,7 @@ def run_arena(
     if ray is not None:
         from .ray_arena import play_on_ray  # imported only here: Ray is an optional extra
 
-        records = play_on_ray(jobs, ray, progress and (lambda done, _: progress(done * series, deals)))
+        records = play_on_ray(jobs, play_deal, ray, progress and (lambda done, _: progress(done * series, deals)))
     elif workers == 1:
         for done, job in enumerate(jobs, 1):
             records += play_deal(job)

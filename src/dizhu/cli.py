@@ -202,6 +202,9 @@ def _add_serve(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     serve.add_argument("--client-thinking", type=_count, default=default("client_thinking"), metavar="N",
                        help="requests of one client address that may keep computers thinking at once; more "
                        "are answered 429 too_busy (default: %(default)s; 0: no limit)")
+    serve.add_argument("--hint-pace", type=_non_negative, default=default("hint_pace"), metavar="SECONDS",
+                       help="answer a hint no sooner than this after its search began, so that its time tells "
+                       "nothing of other games' searches (default: %(default)s; 0: at once)")
     serve.add_argument("--think-share", type=_non_negative, default=default("think_share"), metavar="FRACTION",
                        help="fraction of a search worker one client address may ask for lately; more is "
                        "answered 429 too_much_thinking (default: %(default)s; 0: no limit)")

@@ -19,15 +19,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .arena import play_deal
-
 __all__ = ["play_on_ray", "connect"]
 
 
-def _play_chunk(jobs: Sequence[tuple]) -> list[dict[str, Any]]:
+def _play_chunk(play: Callable[[tuple], list[dict[str, Any]]], jobs: Sequence[tuple]) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
     for job in jobs:
-        records += play_deal(job)
+        records += play(job)
     return records
 
 
@@ -47,9 +45,10 @@ def connect(address: str) -> Any:
     return ray
 
 
-def play_on_ray(jobs: Sequence[tuple], address: str,
+def play_on_ray(jobs: Sequence[tuple], play: Callable[[tuple], list[dict[str, Any]]], address: str,
                 progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
-    """Play every job (as :func:`dizhu.arena.play_deal` takes them) on the cluster; the records."""
+    """Play every job with ``play`` (:func:`dizhu.arena.play_deal`, a module-level function the
+    workers import by name) on the cluster; the records."""
     ray = connect(address)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     # chunks long enough to hide the scheduling cost, short enough to keep every CPU busy to the end
@@ -62,7 +61,7 @@ def play_on_ray(jobs: Sequence[tuple], address: str,
     submitted = 0
     while submitted < len(chunks) or in_flight:
         while submitted < len(chunks) and len(in_flight) < 4 * cpus:
-            in_flight[remote.remote(chunks[submitted])] = len(chunks[submitted])
+            in_flight[remote.remote(play, chunks[submitted])] = len(chunks[submitted])
             submitted += 1
         ready, _ = ray.wait(list(in_flight), num_returns=1)
         for ref in ready:

@@ -42,6 +42,8 @@ def server(tmp_path_factory) -> Iterator[str]:
          # the hint at machine speed, past a game's hint limit within a few rounds (all three are
          # tested through the API).
          "--create-limit", "0", "--round-limit", "0", "--hint-limit", "0", "--request-limit", "0",
+         # the helpers' hints at once too (the pace of hints is tested through the API)
+         "--hint-pace", "0",
          # Reviews at a small budget: the browser test checks the review's screens, not its depth.
          "--review-limit", "0", "--review-budget", "0.02"],
         stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,

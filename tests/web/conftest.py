@@ -25,7 +25,8 @@ def in_process_host_names(monkeypatch):
 
 @pytest.fixture
 def settings(tmp_path) -> Settings:
-    return Settings(data_dir=tmp_path / "data", workers=0, prune_every=3600)
+    # hints at once: what the pace of hints hides is tested with it on (test_guard.py)
+    return Settings(data_dir=tmp_path / "data", workers=0, prune_every=3600, hint_pace=0.0)
 
 
 @pytest.fixture

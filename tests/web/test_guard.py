@@ -176,6 +176,7 @@ def test_the_data_directory_is_made_700_whatever_the_umask(tmp_path):
     private_dir(tmp_path / "mine")  # readable by the group is the owner's choice: the database file is 600
 
 
+@pytest.mark.services
 def test_dizhu_serve_refuses_a_data_directory_others_may_write(tmp_path):
     import subprocess
     import sys
@@ -228,6 +229,7 @@ def test_a_game_from_a_chosen_code_is_marked_a_known_deal(client):
     assert view["known_deal"] is False  # the next deal is the server's own
 
 
+@pytest.mark.services
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to keep one apart")
 def test_the_searches_keep_to_cores_of_their_own(tmp_path):
     server = Server(tmp_path / "data", tmp_path / "server.log")
@@ -245,3 +247,94 @@ def test_the_searches_keep_to_cores_of_their_own(tmp_path):
         assert server.http.get(f"/api/games/{game['game_id']}", headers=auth(game["token"])).status_code == 200
     finally:
         server.stop()
+
+
+def test_what_the_guards_refuse_is_charged_to_the_budget_too(budget_settings):
+    """A flood of bad Host headers or cross-site writes is no way around the budget."""
+    a = "203.0.113.9"
+
+    async def scenario():
+        app = create_app(budget_settings)
+        async with app.router.lifespan_context(app):
+            async with _client(app, a) as c:
+                hosts = [await c.get("/api/health", headers={"Host": "evil.example"}) for _ in range(8)]
+                cross = [await c.post("/api/games", json={}, headers={"Sec-Fetch-Site": "cross-site"})
+                         for _ in range(4)]
+                return hosts, cross, await c.get("/api/health")
+
+    hosts, cross, after = asyncio.run(scenario())
+    assert {r.status_code for r in hosts} == {421} and {r.status_code for r in cross} == {403}
+    assert after.status_code == 429  # 8 + 4 x 2 = the 16 units of the burst
+
+
+def test_refusals_held_back_at_once_are_capped(budget_settings):
+    """Behind a proxy the connection cap per client does not hold: past ``held`` refusals waiting,
+    the next goes at once, so held refusals cannot fill the server's connections."""
+    from dizhu.web.guard import RequestBudget
+
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    budget = RequestBudget(app, per_minute=1, burst=1, pause=30.0, held=2)
+    sent: list[int] = []
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            sent.append(message["status"])
+
+    async def scenario():
+        scope = {"type": "http", "method": "GET", "path": "/api/health", "headers": [], "client": ("10.1.1.1", 1)}
+        await budget(scope, None, send)  # the one unit
+        waiting = [asyncio.ensure_future(budget(scope, None, send)) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        started = time.monotonic()
+        await budget(scope, None, send)  # a third refusal is not held
+        quick = time.monotonic() - started
+        for task in waiting:
+            task.cancel()
+        return quick
+
+    assert asyncio.run(scenario()) < 5.0 and sent == [200, 429] and budget.held == 0
+
+
+def test_basic_credentials_are_no_token(client):
+    """A browser attaches HTTP Basic credentials to a form's POST by itself: not a bearer token."""
+    response = client.post("/api/games", headers={"Authorization": "Basic dXNlcjpwYXNz"})
+    assert response.status_code == 415
+
+
+def test_a_hint_is_answered_no_sooner_than_its_pace(settings):
+    """How long a hint's search took would tell whether a computer searched beside it: the answer
+    waits for the pace, auto-play's move (the hint's) too, and a repeated hint is not held again."""
+    paced = replace(settings, hint_pace=0.6)
+
+    async def scenario():
+        app = create_app(paced)
+        async with app.router.lifespan_context(app):
+            async with _client(app, "198.51.100.7") as c:
+                created = (await c.post("/api/games", json={"variant": "duel", "level": "normal",
+                                                            "deal_code": "duel-hintpace"})).json()
+                headers = auth(created["token"])
+                base = f"/api/games/{created['game_id']}"
+                view = created["view"]
+                while view["observation"]["to_act"] != 0:
+                    view = (await c.get(base, headers=headers)).json()
+                times = []
+                for _ in range(2):
+                    started = time.monotonic()
+                    assert (await c.post(f"{base}/hint", headers=headers, json={})).status_code == 200
+                    times.append(time.monotonic() - started)
+                # the same position's auto-play takes the kept hint; the next position's asks for a new one
+                view = (await c.post(f"{base}/autoplay", headers=headers,
+                                     json={"version": view["version"], "request_id": "auto-1"})).json()
+                assert view["observation"]["phase"] == "playing" and view["observation"]["to_act"] == 0
+                started = time.monotonic()
+                moved = await c.post(f"{base}/autoplay", headers=headers,
+                                     json={"version": view["version"], "request_id": "auto-2"})
+                assert moved.status_code == 200, moved.text
+                return times, time.monotonic() - started
+
+    (first, again), autoplay = asyncio.run(scenario())
+    assert first >= 0.6 and again < 0.3
+    assert autoplay >= 0.6

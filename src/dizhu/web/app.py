@@ -168,7 +168,8 @@ async def json_write(request: Request) -> None:
     if request.method in ("GET", "HEAD", "OPTIONS") or "game_id" in request.path_params:
         return  # (a game's addresses answer 401 without a token)
     headers = request.headers
-    if not json_type(headers.get("content-type", "").encode("latin-1")) and "authorization" not in headers:
+    bearer = headers.get("authorization", "")[:7].lower() == "bearer "  # (a browser adds Basic credentials itself)
+    if not json_type(headers.get("content-type", "").encode("latin-1")) and not bearer:
         raise ApiError(415, "unsupported_media_type",
                        "send the request as Content-Type: application/json (a request without a body too)")
 
@@ -179,8 +180,10 @@ def _reply(reply: Reply) -> Response:
                     headers=reply.headers)
 
 
-def create_app(settings: Settings | None = None, *, bots: BotRunner | None = None) -> FastAPI:
-    """A new application.  ``bots`` replaces the bot pool (tests)."""
+def create_app(settings: Settings | None = None, *, bots: BotRunner | None = None,
+               pin_server: bool = False) -> FastAPI:
+    """A new application.  ``bots`` replaces the bot pool (tests).  ``pin_server``: this process
+    is the server's own (``dizhu serve``), and keeps to the cores the bot pool leaves it."""
     settings = settings or Settings()
 
     @contextlib.asynccontextmanager
@@ -191,6 +194,9 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
         runner = bots or BotRunner(settings.workers, settings.bot_budget, settings.bot_timeout,
                                    quick_workers=settings.quick_workers, hint_workers=settings.hint_workers,
                                    think_share=settings.think_share, pin_cores=settings.pin_cores)
+        cores = getattr(runner, "cores", None)
+        if pin_server and cores is not None:
+            worker.pin(cores["serve"])  # beside the hints, apart from the searches
         # The workers start while this process builds the engine's move tables (half a
         # second on first use: better now than in a player's first request).
         starting = asyncio.create_task(runner.start())
@@ -230,9 +236,9 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.add_middleware(SafetyNet)
     app.add_middleware(HeadAsGet)
+    app.add_middleware(HostCheck, names=allowed_host_names(settings.allowed_hosts, settings.host))
     app.add_middleware(RequestBudget, per_minute=settings.request_per_minute, burst=settings.request_burst,
                        ipv6_prefix=settings.ipv6_prefix)
-    app.add_middleware(HostCheck, names=allowed_host_names(settings.allowed_hosts, settings.host))
     app.add_middleware(SecurityHeaders)
 
     @app.get("/api/health", response_model=Health, tags=["server"])
@@ -245,6 +251,7 @@ def create_app(settings: Settings | None = None, *, bots: BotRunner | None = Non
     async def create_game(request: Request, client: Client, service: Service,
                           body: Annotated[Optional[CreateGame], Body()] = None) -> Response:
         """Create a game: deal the first round and let the computers bid if they speak first."""
+        service.check_room(client)  # a game refused for want of room must not spend the creation limit
         wait = await request.app.state.creation_limit.wait(client)
         if wait > 0:
             seconds = math.ceil(wait)

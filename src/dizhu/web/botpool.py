@@ -367,7 +367,8 @@ class BotRunner:
         self._review_fn = review_fn
         threads = workers <= 0
         make: Callable[[str, int, frozenset[int] | None], _Slot] = _ThreadSlot if threads else _ProcessSlot
-        self.cores = worker.core_plan(workers) if pin_cores and not threads else None
+        self.cores = (worker.core_plan(workers, 1 + hint_workers + quick_workers)
+                      if pin_cores and not threads else None)
 
         def lane(name: str, size: int) -> _Lane:
             """``size`` workers at the lane's priority (one thread for tests), on the lane's cores."""

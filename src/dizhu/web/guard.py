@@ -80,32 +80,42 @@ def request_cost(method: str, path: str) -> float:
 
 
 class RequestBudget:
-    """Cross-site writes refused, then a per-client, cost-weighted request budget before any route.
+    """A per-client, cost-weighted request budget before anything else, then cross-site writes refused.
 
     ``per_minute`` units refill each client's bucket, which holds ``burst`` at most
-    (``per_minute <= 0``: no budget).  ``pause`` is how long a refusal is held back; the
-    connection cap per client (protocol.py) bounds how many are held at once.
+    (``per_minute <= 0``: no budget).  Every request is charged, those the guards behind refuse
+    too.  ``pause`` is how long a refusal is held back: the connection cap per client
+    (protocol.py) bounds how many one client has held, and ``held`` how many all clients have
+    (connections from a trusted proxy are not capped per client); past it a refusal goes at once.
     """
 
     def __init__(self, app: ASGIApp, *, per_minute: float, burst: int, ipv6_prefix: int = 64,
-                 pause: float = 1.0) -> None:
+                 pause: float = 1.0, held: int = 256) -> None:
         self.app = app
         self.buckets = TokenBuckets(per_minute, burst)
         self.ipv6_prefix = ipv6_prefix
         self.pause = pause
+        self.held_at_most = held
+        self.held = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         method = scope["method"]
-        if method in _WRITES and header(scope, b"sec-fetch-site") == b"cross-site":
-            return await _refuse(send, ApiError(403, "cross_site", "this server takes no writes from other sites' pages"))
         client = client_key(scope["client"][0] if scope.get("client") else "", self.ipv6_prefix)
         wait = self.buckets.wait(client, request_cost(method, scope["path"]))
         if wait <= 0:
+            if method in _WRITES and header(scope, b"sec-fetch-site") == b"cross-site":
+                return await _refuse(send, ApiError(403, "cross_site",
+                                                    "this server takes no writes from other sites' pages"))
             return await self.app(scope, receive, send)
         seconds = max(1, math.ceil(wait))
-        await asyncio.sleep(min(self.pause, seconds))
+        if self.held < self.held_at_most:
+            self.held += 1
+            try:
+                await asyncio.sleep(min(self.pause, seconds))
+            finally:
+                self.held -= 1
         await _refuse(send, ApiError(429, "too_many_requests",
                                      f"too many requests from this address: try again in {seconds} s",
                                      headers={"Retry-After": str(seconds)}, retry_after=seconds))
@@ -115,20 +125,19 @@ def allowed_host_names(configured: str | None, bind_host: str) -> frozenset[str]
     """The ``Host`` names a server answers: loopback names, the address it listens on (unless it
     listens on every address) and ``configured`` (comma-separated; ``*``: any name, None).
 
-    >>> sorted(allowed_host_names("play.example, www.play.example", "0.0.0.0"))[-2:]
+    >>> sorted(allowed_host_names("Play.Example., www.play.example:443", "0.0.0.0"))[-2:]
     ['play.example', 'www.play.example']
     >>> "play.example" in allowed_host_names(None, "127.0.0.1"), allowed_host_names("*", "::")
     (False, None)
     """
     names = set(LOOPBACK_NAMES)
     if bind_host not in _WILDCARDS:
-        names.add(bind_host.strip("[]").lower())
+        names.add(_name_of(bind_host.encode()))
     for name in (configured or "").split(","):
-        name = name.strip().lower()
-        if name == "*":
+        if name.strip() == "*":
             return None
-        if name:
-            names.add(name)
+        if name.strip():
+            names.add(_name_of(name.encode()))  # written as a Host header would be: any case, a port, a dot
     return frozenset(names)
 
 
@@ -147,7 +156,6 @@ class HostCheck:
                                      "its operator can add it with --allowed-hosts"))
 
 
-@functools.lru_cache(maxsize=1024)
 def _name_of(value: bytes) -> str:
     """The host name in a ``Host`` header's value, lower case, without port, brackets or final dot.
 

@@ -28,7 +28,6 @@ def serve(settings: Settings, *, access_log: bool = True) -> None:
 
     from .app import create_app
     from .protocol import guarded_protocol
-    from .worker import core_plan, pin
 
     level = settings.log_level.upper()
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -38,13 +37,9 @@ def serve(settings: Settings, *, access_log: bool = True) -> None:
         from .database import describe
 
         logging.getLogger("dizhu").info("database: %s", describe(settings.database))
-    if settings.pin_cores and settings.workers > 0:
-        cores = core_plan(settings.workers)
-        if cores is not None:
-            pin(cores["serve"])  # beside the hints, apart from the searches (the workers pin themselves)
     proxies = settings.forwarded_allow_ips
     config = uvicorn.Config(
-        create_app(settings),
+        create_app(settings, pin_server=True),
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,

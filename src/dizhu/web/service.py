@@ -167,9 +167,8 @@ class GameService:
         self._read_limit = TokenBuckets(settings.read_per_minute, settings.read_burst)
         self.reviews = Reviews(settings, store, bots)
 
-    @contextlib.contextmanager
-    def _admit(self, client: str) -> Iterator[None]:
-        """One more request of ``client`` that may keep computers thinking, or 429 ``too_busy``: the
+    def check_room(self, client: str) -> None:
+        """429 ``too_busy`` if one more request of ``client`` may not keep computers thinking now: the
         client has ``client_thinking`` already, or all clients together ``thinking_total``."""
         limit, total = self.settings.client_thinking, self.settings.thinking_total
         if limit > 0 and self._thinking[client] >= limit:
@@ -181,6 +180,11 @@ class GameService:
             seconds = _spread(1)
             raise ApiError(429, "too_busy", "the computers have too many games to answer: try again in a moment",
                            headers={"Retry-After": str(seconds)}, limit=total, retry_after=seconds)
+
+    @contextlib.contextmanager
+    def _admit(self, client: str) -> Iterator[None]:
+        """One more request of ``client`` that may keep computers thinking (:meth:`check_room`)."""
+        self.check_room(client)
         self._thinking[client] += 1
         self._thinking_total += 1
         try:
@@ -438,9 +442,20 @@ class GameService:
                 wait = self._hint_limit.wait(record.game_id)
                 if wait > 0:
                     raise _limited("too_many_hints", "too many hints for this game", wait)
-            future = asyncio.ensure_future(self.bots.suggest(observation, self.settings.hint_level, client))
+            future = asyncio.ensure_future(self._paced_suggestion(observation, client))
             session.hint = cached = (record.version, future)
         return await asyncio.shield(cached[1])
+
+    async def _paced_suggestion(self, observation: dict[str, Any], client: str) -> dict[str, Any]:
+        """The hint, no sooner than ``hint_pace`` seconds from now (settings.py says why), and a random
+        tenth of that later: what is left to time past the pace (a timer's wake-up is quicker when the
+        machine is busy, a search included) is a fraction of a millisecond, lost in that noise."""
+        loop = asyncio.get_running_loop()
+        pace = self.settings.hint_pace
+        ready_at = loop.time() + pace + _NOISE.uniform(0.0, 0.1 * pace)
+        suggestion = await self.bots.suggest(observation, self.settings.hint_level, client)
+        await asyncio.sleep(max(0.0, ready_at - loop.time()))
+        return suggestion
 
     @staticmethod
     def _earlier(session: _Session, record: GameRecord) -> list[dict[str, Any]]:
@@ -658,6 +673,9 @@ class GameService:
         if removed:
             log.info("pruned %d old games", removed)
         return removed
+
+
+_NOISE = secrets.SystemRandom()
 
 
 def _human_action(request: Act, variant: str) -> Action:

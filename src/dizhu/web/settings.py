@@ -86,6 +86,12 @@ class Settings:
     #: The level whose choice the hint and auto-play show (super-hard: a search of
     #: 0.06 s of one core, dizhu.bots.advice.HINT_BUDGET).
     hint_level: str = "super-hard"
+    #: A hint (and auto-play's move, which is the hint's) is answered no sooner than this many
+    #: seconds after its search began: a search slows one running beside it even on another
+    #: core (two cores may be one core's two threads), so how long a hint took would say whether
+    #: a computer in another game was searching.  Above 99% of hints' own times on 2 cores with
+    #: a computer searching beside them.
+    hint_pace: float = 0.25
     #: Largest request body accepted, in bytes.
     max_body: int = 16 * 1024
     static_dir: Path = STATIC_DIR

@@ -91,7 +91,8 @@ class SQLiteStore:
         # SQLite gives the -wal and -shm files the database file's permissions when it
         # creates them, so the database is fixed first, and side files left by an older
         # version are fixed too.
-        private_dir(path.parent)
+        if not path.parent.exists():
+            private_dir(path.parent)  # (a directory that exists is the operator's: the data directory is checked)
         if not path.exists():
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
         for side in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm"),

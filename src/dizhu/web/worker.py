@@ -65,26 +65,30 @@ def pin(cores: "frozenset[int] | None") -> None:
             pass
 
 
-def core_plan(searchers: int, available: "Iterable[int] | None" = None) -> "dict[str, frozenset[int]] | None":
-    """Which cores the searches get and which the rest (the server, hints, quick moves): the last
-    ``searchers`` cores search, the others serve.  None when there are not enough cores to keep
-    one for serving.
+def core_plan(searchers: int, servers: int = 3,
+              available: "Iterable[int] | None" = None) -> "dict[str, frozenset[int]] | None":
+    """Which cores the searches get and which the rest (the server, hints, quick moves: ``servers``
+    processes): a core per two serving processes, at least one, but the cores that ``searchers``
+    leaves over if more; the searches get the others.  None when there are not two cores to split.
 
     A search on the core that answers another client's hint makes that hint slower exactly when a
     computer had a choice; on cores of their own, how long anything else takes does not depend on
     whether a computer searches.
 
-    >>> core_plan(1, [0, 1]), core_plan(3, range(8))["serve"], core_plan(2, [0, 1]), core_plan(1, [0])
-    ({'serve': frozenset({0}), 'search': frozenset({1})}, frozenset({0, 1, 2, 3, 4}), None, None)
+    >>> core_plan(1, 3, [0, 1])
+    {'serve': frozenset({0}), 'search': frozenset({1})}
+    >>> core_plan(7, 5, range(8))["serve"], core_plan(3, 3, range(8))["serve"], core_plan(2, 3, [0]), core_plan(0)
+    (frozenset({0, 1, 2}), frozenset({0, 1, 2, 3, 4}), None, None)
     """
     if available is None:
         if not hasattr(os, "sched_getaffinity"):
             return None
         available = os.sched_getaffinity(0)
     cores = sorted(available)
-    if searchers < 1 or len(cores) <= searchers:
+    if searchers < 1 or len(cores) < 2:
         return None
-    return {"serve": frozenset(cores[:-searchers]), "search": frozenset(cores[-searchers:])}
+    serving = min(len(cores) - 1, max(len(cores) - searchers, (servers + 1) // 2, 1))
+    return {"serve": frozenset(cores[:serving]), "search": frozenset(cores[serving:])}
 
 
 def warm() -> int:
