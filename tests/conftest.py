@@ -71,7 +71,7 @@ SERVICE_FIXTURES = frozenset({"pg_url", "postgres_server", "live_server", "live_
 #: Test modules that take long on their own: whole arenas, Ray, builds, seeded parity runs.
 SLOW_MODULES = frozenset({
     "test_ray_arena", "test_packaging", "test_pure_python", "test_api_docs", "test_env", "test_rlcard_agent",
-    "test_rollout_native", "test_bots", "test_bots_kernel", "test_bidsearch", "test_analysis",
+    "test_rollout_native", "test_bots", "test_bots_kernel", "test_bidsearch", "test_analysis", "test_split_native",
 })
 LANES = ("browser", "services", "slow", "quick")
 

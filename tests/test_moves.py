@@ -58,6 +58,7 @@ def test_moves_equal_brute_force(variant, data):
     check_against_brute_force(hand, previous, variant)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [CLASSIC, DUEL], ids=["classic", "duel"])
 @given(data=st.data())
 def test_replies_to_kicker_plays_equal_brute_force(variant, data):

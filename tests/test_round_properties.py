@@ -24,6 +24,7 @@ def all_card_ids(r):
     return ids
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS, ids=IDS)
 def test_random_rounds_are_zero_sum_conserve_cards_and_end(variant):
     full = None

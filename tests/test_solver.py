@@ -54,6 +54,7 @@ def random_position(rng: random.Random, size: int) -> Position:
     return p
 
 
+@pytest.mark.slow
 def test_the_solver_agrees_with_plain_minimax_on_random_endgames():
     rng = random.Random(13)
     for _ in range(250):
