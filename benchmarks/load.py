@@ -246,8 +246,9 @@ def clients_process(conn, args: argparse.Namespace, url: str) -> None:
 
 def _helper(target, *args):
     """``target(sender, *args)`` in a process of its own; returns it and the pipe's receiving end."""
-    receiver, sender = multiprocessing.get_context("spawn").Pipe(duplex=False)
-    process = multiprocessing.get_context("spawn").Process(target=target, args=(sender, *args))
+    context = multiprocessing.get_context("spawn")
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=target, args=(sender, *args))
     process.start()
     sender.close()
     return process, receiver

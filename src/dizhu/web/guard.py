@@ -8,11 +8,11 @@ whether another site's page sent it, and whether its client has budget left.
   (DNS rebinding) and drive a server bound to loopback; its requests then carry that name in
   ``Host``.  Only loopback names, IP literals (an IP in the address bar is its own origin) and
   the names the operator configures are served: anything else is ``421 unknown_host``.
-- **Cross-site writes** (:class:`RequestBudget` refuses them first): a page on any other site can
-  make the player's browser ``POST`` to this server, a form needs no permission.  A write whose
-  ``Sec-Fetch-Site`` says ``cross-site`` is ``403 cross_site``; a write must also carry either a
-  JSON ``Content-Type`` or a bearer token (both make the browser ask first, which this server
-  never allows), see :class:`~dizhu.web.middleware.BodyLimit`.
+- **Cross-site writes** (:class:`RequestBudget`, once the request is charged): a page on any other
+  site can make the player's browser ``POST`` to this server, a form needs no permission.  A write
+  whose ``Sec-Fetch-Site`` says ``cross-site`` is ``403 cross_site``; a write must also carry either
+  a JSON ``Content-Type`` or a bearer token (both make the browser ask first, which this server
+  never allows), see ``app.json_write``.
 - **Request budget** (:class:`RequestBudget`): each client has a token bucket of *units*;
   each request costs its route's units (:func:`request_cost`: a file or a read 1, a write 2, the
   puzzle solver 8).  A request over budget is answered ``429 too_many_requests`` with
@@ -33,8 +33,8 @@ import ipaddress
 import math
 from typing import Iterable
 
-from .errors import ApiError, json_bytes
-from .middleware import ASGIApp, Receive, Scope, Send, header
+from .errors import ApiError
+from .middleware import ASGIApp, Receive, Scope, Send, header, send_error
 from .ratelimit import TokenBuckets
 
 __all__ = ["client_key", "request_cost", "RequestBudget", "HostCheck", "LOOPBACK_NAMES", "allowed_host_names"]
@@ -106,7 +106,7 @@ class RequestBudget:
         wait = self.buckets.wait(client, request_cost(method, scope["path"]))
         if wait <= 0:
             if method in _WRITES and header(scope, b"sec-fetch-site") == b"cross-site":
-                return await _refuse(send, ApiError(403, "cross_site",
+                return await send_error(send, ApiError(403, "cross_site",
                                                     "this server takes no writes from other sites' pages"))
             return await self.app(scope, receive, send)
         seconds = max(1, math.ceil(wait))
@@ -116,7 +116,7 @@ class RequestBudget:
                 await asyncio.sleep(min(self.pause, seconds))
             finally:
                 self.held -= 1
-        await _refuse(send, ApiError(429, "too_many_requests",
+        await send_error(send, ApiError(429, "too_many_requests",
                                      f"too many requests from this address: try again in {seconds} s",
                                      headers={"Retry-After": str(seconds)}, retry_after=seconds))
 
@@ -152,7 +152,7 @@ class HostCheck:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or self.names is None or _known_host(header(scope, b"host"), self.names):
             return await self.app(scope, receive, send)
-        await _refuse(send, ApiError(421, "unknown_host", "this server does not answer for that host name; "
+        await send_error(send, ApiError(421, "unknown_host", "this server does not answer for that host name; "
                                      "its operator can add it with --allowed-hosts"))
 
 
@@ -182,10 +182,3 @@ def _known_host(value: bytes, names: frozenset[str]) -> bool:
         return False
     return True
 
-
-async def _refuse(send: Send, error: ApiError) -> None:
-    payload = json_bytes(error.body())
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
-    headers += [(name.lower().encode(), value.encode()) for name, value in error.headers.items()]
-    await send({"type": "http.response.start", "status": error.status, "headers": headers})
-    await send({"type": "http.response.body", "body": payload})

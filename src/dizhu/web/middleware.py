@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable
 
 from .errors import ApiError, internal_error, json_bytes, log_unexpected
 
-__all__ = ["SecurityHeaders", "BodyLimit", "SafetyNet", "HeadAsGet", "SECURITY_HEADERS", "header", "json_type"]
+__all__ = ["SecurityHeaders", "BodyLimit", "SafetyNet", "HeadAsGet", "SECURITY_HEADERS", "header", "json_type", "send_error"]
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -110,11 +110,7 @@ class SafetyNet:
             log_unexpected(exc, scope.get("method", "?"), scope.get("path", "?"))
             if started:
                 return  # too late for an error answer: the connection just ends
-            payload = json_bytes(internal_error().body())
-            await send({"type": "http.response.start", "status": 500,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"content-length", str(len(payload)).encode())]})
-            await send({"type": "http.response.body", "body": payload})
+            await send_error(send, internal_error())
 
 
 class BodyLimit:
@@ -178,12 +174,19 @@ class BodyLimit:
         return ApiError(413, "body_too_large", f"the request body is over {self.limit} bytes", limit=self.limit)
 
     async def _refuse(self, send: Send, error: ApiError) -> None:
-        payload = json_bytes(error.body())
-        await send({"type": "http.response.start", "status": error.status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(payload)).encode()),
-                                (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": payload})
+        await send_error(send, error, close=True)
+
+
+async def send_error(send: Send, error: ApiError, *, close: bool = False) -> None:
+    """Answer with ``error`` from below the application (its headers too; ``close``: and end the
+    connection, the body left unread)."""
+    payload = json_bytes(error.body())
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    headers += [(name.lower().encode(), value.encode()) for name, value in error.headers.items()]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": error.status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
 
 
 def header(scope: Scope, name: bytes) -> bytes:
