@@ -12,8 +12,8 @@ and the policy's reason, heaviest total gain in points first.
 
 The search is itself built on the rule policy (it plays every later move by it), so this is
 where one step of search improves on the policy: the cases a stronger rollout policy, or one
-distilled from search, would have to learn.  Session 38 found the gain spread over many kinds of
-decisions (``benchmarks/results/disagree_{duel,classic}_session38.txt``); of the rules it screened
+distilled from search, would have to learn.  Its last run found the gain spread over many kinds of
+decisions (``benchmarks/results/disagree.md``, docs/DECISIONS.md); of the rules it screened
 from them as a policy (``benchmarks/thresholds.py``) three lost or tied and were dropped, and one
 example (a bomb not played with the opponent on one card, the rest of the hand pairs) showed a
 real fault: a control judged on the unseen cards alone, not on what an opponent can hold.

@@ -71,7 +71,7 @@ def collect(variant: str, rounds: int, start: int, out: Path, own: str = "interm
             if index < start:
                 continue
             view = View.of(obs)
-            # the search without the look-ahead, as session 39's data was collected
+            # the search without the look-ahead, as the shipped networks' data was collected
             estimates, choice = ranked(view, random.Random(n), budget, config=config)
             if estimates[0].worlds == 0 or len(estimates) < 2:
                 continue

@@ -9,8 +9,8 @@ best move wins and the rule policy's own move (``intermediate_move``) loses is c
 variant, lead or reply, the kind played, the closest opponent's need (3 = three or more) and
 the policy's reason.  Face up is more than a player knows, so not every case is a blunder a
 bot could avoid; a pattern that comes back often is where the policy (and the search's
-rollouts, which play it) can learn.  Session 37 fixed one such pattern, met in play: leading a
-small single to an opponent about to go out while holding controls that keep the lead.
+rollouts, which play it) can learn.  One such pattern, met in play, was fixed in 18d208e: leading
+a small single to an opponent about to go out while holding controls that keep the lead.
 """
 
 from __future__ import annotations

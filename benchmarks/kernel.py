@@ -7,8 +7,9 @@ per variant, played by intermediate bots (bidding included).  A *pass* runs
 ``search.evaluate`` on every position, in the rounds' order, with ``--budget`` seconds of
 the kernel's own step count; it starts with every memo of both kernels empty (a process that
 has just started), and pass k seeds the search with k, the same for both kernels.  The two
-kernels — the frozen 2026-12-01 one (``benchmarks/frozen/kernel_2026_12_01``) and the live
-one (``dizhu.bots``) — take turns position by position, so both see the same load.
+kernels — the 2026-12-01 one (the git tag ``frozen-kernel-2026-12-01``, checked out into a
+temporary worktree by ``benchmarks/frozen.py``, on the engine of its day: pure Python) and the
+live one (``dizhu.bots``) — take turns position by position, so both see the same load.
 
 A simulated decision is what the budget counts (``search.STEPS_PER_SECOND``): a rollout
 move, a style evaluation in the reading, a world's sampling.  They are counted exactly, by
@@ -35,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from dizhu import Round  # noqa: E402
 from dizhu.bots import create  # noqa: E402
 from dizhu.moves import play_table  # noqa: E402
+from benchmarks import frozen  # noqa: E402
 
 
 def positions(rounds: int, variants: tuple[str, ...] = ("classic", "duel"), every: int = 3) -> list[dict[str, Any]]:
@@ -58,8 +60,10 @@ def positions(rounds: int, variants: tuple[str, ...] = ("classic", "duel"), ever
 class Kernel:
     """One kernel's search, hand split and memos, with its simulated decisions counted."""
 
-    def __init__(self, name: str, package: str) -> None:
+    def __init__(self, name: str, package: str | ModuleType) -> None:
         self.name = name
+        if isinstance(package, ModuleType):
+            package = package.__name__
         mod = __import__(package, fromlist=["search", "hands", "policy", "reading", "styles", "view"])
         self.search: ModuleType = mod.search
         self.view = mod.view.View
@@ -128,7 +132,7 @@ def main() -> None:
     args = parser.parse_args()
     play_table()
     observations = positions(args.rounds)
-    kernels = [Kernel("old", "benchmarks.frozen.kernel_2026_12_01"), Kernel("new", "dizhu.bots")]
+    kernels = [Kernel("old", frozen.module(frozen.KERNEL, "bots")), Kernel("new", "dizhu.bots")]
     print(f"{len(observations)} positions (classic and duel), budget {args.budget} s of steps each, "
           f"load average {os.getloadavg()[0]:.2f}")
     rates: dict[str, list[float]] = {k.name: [] for k in kernels}

@@ -7,7 +7,8 @@
 
 Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
 
-- ``frozen-super-hard``: super-hard as of 2026-12-01 (benchmarks/frozen/superhard_2026_12_01);
+- ``frozen-super-hard``: super-hard as of 2026-12-01 (the git tag ``frozen-superhard-2026-12-01``,
+  checked out into a temporary worktree by ``benchmarks/frozen.py``);
 - ``rlcard``: DouZero's bundled RLCard rule agent (classic only; see benchmarks/vs_public.py);
 - ``super-hard-full``, ``super-hard-nomix``, ``super-hard-noread``, ``super-hard-plain``,
   ``super-hard-norace``, ``super-hard-lean``, ``super-hard-notable``, ``super-hard-wp*``,
@@ -37,8 +38,8 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   0.999 and 0.001, the earlier rounds of a ``--series`` not read): against intermediate, the most any reading of the hidden cards from the
   other seats' play can give, since it is the true model; never a player for the site; ``told1``
   the same with every sampled world played out (``SearchConfig.resample`` 1: so sharp a reading
-  then leaves a handful of worlds that count, session 52's ``told``); ``oldread`` reads the duel as
-  classic does (likelihoods 0.8 and 0.25, no resampling: super-hard before session 53); ``sir1``
+  then leaves a handful of worlds that count, as ``told`` did before resampling); ``oldread`` reads the duel as
+  classic does (likelihoods 0.8 and 0.25, no resampling: the duel's super-hard before eccad68); ``sir1``
   keeps the duel's likelihoods (0.9 and 0.1) without resampling; ``sharper`` reads with 0.95 and
   0.05 every decision of the round (``SearchConfig.recent`` 100) in both variants; ``narrow``
   searches a shorter shortlist (every lead up to 8 choices, else the split's plays and 2 singles
@@ -47,7 +48,7 @@ Besides the arena's players (``dizhu arena --help``), ``--a``/``--b`` take:
   in the play search's rollouts by that library style in both variants, instead of intermediate in
   classic and the distilled policy in duel (``SearchConfig.own``; the bid search
   still plays its deals out as intermediate); ``nolook`` plays the bot's next move by the rule
-  policy, as super-hard did before session 39, rather than looking ahead to it
+  policy, as super-hard did before the duel looked ahead, rather than looking ahead to it
   (``SearchConfig.lookahead`` 0; in duel super-hard weighs 4 moves there, grouping the worlds it
   cannot tell apart by then); ``look2``, ``look8`` weigh 2 (8) moves there; ``lookall`` looks ahead
   in classic too (``SearchConfig.lookahead_in``);
@@ -186,26 +187,8 @@ class StyledIntermediate:
         return "pass" if move is None else f"play {move.text}"
 
 
-class StylePlayer:
-    """One style of ``dizhu.bots.styles`` at every decision of the play (``style-NAME``)."""
-
-    def __init__(self, style: str, variant: str, seed: Any) -> None:
-        import random
-
-        from dizhu.bots import create
-
-        self._style, self._rng = style, random.Random(repr(seed))
-        self._bidder = create("intermediate", variant, seed=repr(seed))
-
-    def decide(self, obs: dict[str, Any]) -> str:
-        from dizhu.bots.policy import Ctx
-        from dizhu.bots.styles import STYLES
-        from dizhu.bots.view import View
-
-        if obs["phase"] == "bidding":
-            return self._bidder.decide(obs)
-        move = STYLES[self._style](Ctx.of(View.of(obs)), self._rng)
-        return "pass" if move is None else f"play {move.text}"
+# One style at every decision of the play (``style-NAME``): the tests' helper, shared.
+from tests.helpers.players import StylePlayer  # noqa: E402
 
 
 def make_player(original, steps: int | None = None):
@@ -215,11 +198,11 @@ def make_player(original, steps: int | None = None):
 
     def make(name: str, variant: str, seed: Any, budget: float | None = None):
         if name == "frozen-super-hard":
-            from benchmarks.frozen.superhard_2026_12_01 import FrozenSuperHard, search
+            from benchmarks import frozen
 
             if steps is not None:
-                budget = steps / search.STEPS_PER_SECOND
-            return FrozenSuperHard(seed=repr(seed), budget=budget)
+                budget = steps / frozen.superhard_steps_per_second()
+            return frozen.FrozenSuperHard(seed=repr(seed), budget=budget)
         if steps is not None:
             from dizhu.bots.search import STEPS_PER_SECOND
 
@@ -277,6 +260,10 @@ def main() -> None:
     args = parser.parse_args()
     arena.PLAYERS = names  # read by run_arena's check
     arena.make_player = make_player(arena.make_player, args.steps)  # inherited by the forked workers
+    if "frozen-super-hard" in (args.a, args.b):  # its worktree made here, before the workers fork
+        from benchmarks import frozen
+
+        frozen.load(frozen.SUPER_HARD)
     result = arena.run_arena(args.a, args.b, args.variant, deals=args.deals, seed=args.seed,
                              bidding=args.bidding, workers=args.workers, budget=args.budget,
                              progress=arena.progress_bar, series=args.series)

@@ -14,25 +14,12 @@ Giving the same file twice is refused: it would count each deal twice and narrow
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
-from typing import Any
 
-from dizhu.arena import ArenaResult, format_summary
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-
-def pooled(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The games of every run, each run's deals numbered after the previous run's.
-
-    >>> one = [{"deal": 0, "a_won": True}, {"deal": 0, "a_won": False}, {"deal": 1, "a_won": True}]
-    >>> [g["deal"] for g in pooled([one, one[:2]])]
-    [0, 0, 1, 2, 2]
-    """
-    games: list[dict[str, Any]] = []
-    for run in runs:
-        offset = 1 + max((g["deal"] for g in games), default=-1)
-        games.extend({**g, "deal": g["deal"] + offset} for g in run)
-    return games
+from dizhu.pooling import format_pooled, pooled_result, read_runs  # noqa: E402
 
 
 def main() -> None:
@@ -43,18 +30,12 @@ def main() -> None:
     parser.add_argument("--variant", default="?", help="the variant, for the heading")
     parser.add_argument("--bidding", action="store_true", help="the runs were played with bidding")
     args = parser.parse_args()
-    paths = [Path(f).resolve() for f in args.files]
-    if len(set(paths)) != len(paths):
-        parser.error("a records file is given twice: its deals would count twice")
-    runs = [json.loads(p.read_text()) for p in paths]
-    games = pooled(runs)
-    deals = len({g["deal"] for g in games})
-    summary = ArenaResult(args.a, args.b, args.variant, deals, None, args.bidding, games, 0.0).summary()
-    # the arena's heading would give one seed and a time; the records carry neither
-    _, *lines = format_summary(summary).splitlines()
-    print(f"{args.a} (A) vs {args.b} (B), {args.variant}, {deals} deals x 2, {summary['protocol']}, "
-          f"pooled from {len(paths)} runs: " + ", ".join(p.name for p in paths))
-    print("\n".join(lines))
+    try:
+        runs = read_runs(args.files)
+    except ValueError as e:
+        parser.error(str(e))
+    result = pooled_result(runs, args.a, args.b, args.variant, args.bidding)
+    print(format_pooled(result, [Path(f).name for f in args.files]))
 
 
 if __name__ == "__main__":

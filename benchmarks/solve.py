@@ -3,8 +3,8 @@
     python benchmarks/solve.py [--per-bucket 8] [--limit 10] [--variants classic duel]
 
 Positions come from seeded rounds bid and played by intermediate computer
-players (dizhu.puzzles.deals.position_at) until at most N cards remain in
-all hands together; a position joins the bucket of its actual card total.
+players (:func:`position_at`) until at most N cards remain in all hands
+together; a position joins the bucket of its actual card total.
 Each is solved from scratch (a fresh table) with a deadline of ``--limit``
 seconds.  Seeds are fixed, so the same positions are measured each run;
 the times depend on the machine (one core, shared).
@@ -20,11 +20,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from dizhu.bots import create  # noqa: E402
+from dizhu.game import Round  # noqa: E402
+from dizhu.game.round import OVER, PLAYING  # noqa: E402
 from dizhu.moves import play_table  # noqa: E402
-from dizhu.puzzles.deals import position_at  # noqa: E402
-from dizhu.solver import Solver, SolveTimeout  # noqa: E402
+from dizhu.solver import Position, Solver, SolveTimeout  # noqa: E402
+from dizhu.variants import get_variant  # noqa: E402
 
 BUCKETS = ((10, 14), (15, 19), (20, 24), (25, 29), (30, 34))
+
+
+def position_at(variant: str, seed: "str | int", cards: int, level: str = "intermediate") -> Position | None:
+    """The first position of the seeded round with at most ``cards`` in all hands, every hand face up.
+
+    None when the round ends before (or nobody bids and the deal is thrown in
+    repeatedly: the bidding then redeals by the rules, which is fine too).
+    """
+    v = get_variant(variant)
+    round_ = Round.deal(v, seed=seed)
+    bots = [create(level, v, seed=f"{seed}/{s}") for s in range(v.players)]
+    while round_.phase != OVER:
+        if round_.phase == PLAYING and sum(round_.cards_left) <= cards:
+            return Position.from_round(round_)
+        seat = round_.to_act
+        round_.apply(seat, bots[seat].decide(round_.observation(seat)))
+    return None
 
 
 def positions(variant: str, low: int, high: int, count: int, tries: int = 400):

@@ -6,10 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tools"))
+from helpers import api_docs
 
-import api_docs  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_api_reference_builds_without_warnings(tmp_path):

@@ -202,13 +202,12 @@ def test_an_arena_series_plays_its_deals_at_one_table(monkeypatch):
         arena.run_arena("normal", "random", deals=2, series=0, workers=1)
 
 
-def test_arena_runs_with_different_seeds_pool_into_one_summary(tmp_path, capsys, monkeypatch):
-    """benchmarks/pooled.py reads two seeds' records as one run over all their deals."""
-    from benchmarks import pooled
-    from dizhu import arena
+def test_arena_runs_with_different_seeds_pool_into_one_summary(tmp_path):
+    """dizhu.pooling (benchmarks/pooled.py's command) reads two seeds' records as one run over all their deals."""
+    from dizhu import arena, pooling
 
     runs = [arena.run_arena("normal", "random", "duel", deals=3, seed=seed, workers=1) for seed in (1, 2)]
-    games = pooled.pooled([r.records for r in runs])
+    games = pooling.pooled([r.records for r in runs])
     assert sorted({g["deal"] for g in games}) == list(range(6)) and len(games) == 12
     both = arena.ArenaResult("normal", "random", "duel", 6, "1+2", False, games, 0.0).summary()
     # equal numbers of deals: the pooled mean is the mean of the two runs' means
@@ -219,25 +218,27 @@ def test_arena_runs_with_different_seeds_pool_into_one_summary(tmp_path, capsys,
     for i, r in enumerate(runs):
         files.append(tmp_path / f"seed{i}.records.json")
         files[-1].write_text(json.dumps(r.records))
-    monkeypatch.setattr("sys.argv", ["pooled.py", *map(str, files), "--a", "normal", "--b", "random"])
-    pooled.main()
-    assert "6 deals x 2, douzero" in capsys.readouterr().out
-    monkeypatch.setattr("sys.argv", ["pooled.py", *map(str, files), "--bidding"])
-    pooled.main()
-    assert "6 deals x 2, bidding" in capsys.readouterr().out
-    monkeypatch.setattr("sys.argv", ["pooled.py", str(files[0]), str(files[0])])
-    with pytest.raises(SystemExit):
-        pooled.main()
+    read = pooling.read_runs(files)
+    assert read == [r.records for r in runs]
+    result = pooling.pooled_result(read, "normal", "random", "duel")
+    assert result.summary()["overall"] == both["overall"]
+    names = [f.name for f in files]
+    assert "6 deals x 2, douzero" in pooling.format_pooled(result, names)
+    assert "6 deals x 2, bidding" in pooling.format_pooled(pooling.pooled_result(read, bidding=True), names)
+    with pytest.raises(ValueError):
+        pooling.read_runs([files[0], files[0]])
 
 
 def test_the_served_super_hard_is_cut_at_the_sites_cap_and_the_arenas_is_not():
-    """benchmarks/matchup.py's ``super-hard-served`` measures super-hard as the site runs it."""
-    from benchmarks.matchup import make_player
+    """super-hard as the site runs it (its thinking cut at the pace's wall-clock cap, the way
+    benchmarks/matchup.py's ``super-hard-served`` plays it) and as the arena runs it (uncut)."""
     from dizhu import arena
+    from dizhu.bots import create
     from dizhu.web.pacing import PACES
 
-    make = make_player(arena.make_player)
-    served, measured = (make(name, "duel", (1, 0, 0, True)) for name in ("super-hard-served", "super-hard"))
+    seed = (1, 0, 0, True)
+    served = create("super-hard", "duel", seed=repr(seed), time_limit=PACES["super-hard"].think_limit)
+    measured = arena.make_player("super-hard", "duel", seed)
     assert served.level == measured.level == "super-hard"
     assert served.time_limit == PACES["super-hard"].think_limit > 0 and measured.time_limit is None
 

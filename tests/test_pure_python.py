@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: rounds, the bots, their kernel, the review, the puzzles' verification, the endgame solver, the
 #: kernels' own parity tests, and every module's doctests.
 SUITE = ["tests/test_moves.py", "tests/test_moves_native.py", "tests/test_round_properties.py",
-         "tests/test_bots.py", "tests/test_bots_kernel.py", "tests/test_bidsearch.py", "tests/test_analysis.py",
+         "tests/bots", "tests/test_bots_kernel.py", "tests/test_bidsearch.py", "tests/test_analysis.py",
          "tests/test_puzzles.py",
          "tests/test_solver.py", "tests/test_split_native.py", "src/dizhu"]
 

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
+import dizhu.puzzles
+from dizhu.errors import DizhuError
 from dizhu.puzzles import VARIANTS, get, load
 from dizhu.puzzles.grade import LEVELS, MIN_MOVES, action_text, grade
+from dizhu.puzzles.play import PuzzleOver, hint, replay, solution, verdict
 from dizhu.solver import Solver
 
 
@@ -36,3 +42,49 @@ def test_every_puzzle_is_what_the_solver_says(variant):
         assert winner is not None and position.points(winner, puzzle.seat) == g.value, puzzle.id
         # and the grade is the grader's own (same figures, same level)
         assert grade(puzzle.position, solver) == g, puzzle.id
+
+
+def test_the_puzzles_are_played_without_the_server():
+    """Puzzle play is the engine's (dizhu.puzzles.play); the server only carries it over HTTP."""
+    package = Path(dizhu.puzzles.__file__).parent
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                target = "dizhu.puzzles".rsplit(".", node.level - 1)[0] if node.level else ""
+                target = ".".join(filter(None, (target, node.module or "")))
+            elif isinstance(node, ast.Import):
+                target = " ".join(alias.name for alias in node.names)
+            else:
+                continue
+            assert "dizhu.web" not in target, (path.name, target)
+
+
+@pytest.mark.parametrize("puzzle_id", ["duel-001", next(p.id for p in load("classic") if p.partner is not None)])
+def test_following_the_hints_solves_the_puzzle_and_then_nothing_more_is_taken(puzzle_id):
+    puzzle = get(puzzle_id)
+    moves: list[str] = []
+    state = replay(puzzle, moves)
+    while state["status"] == "playing":
+        assert state["to_act"] == puzzle.seat and verdict(puzzle, moves, state["legal_actions"][0]) is None
+        moves.append(hint(puzzle, moves))
+        state = replay(puzzle, moves)
+    assert state["status"] == "solved" and state["points"] == puzzle.grade.value == state["best"]
+    assert state["moves"] == moves and state["legal_actions"] == [] and state["partner"] == puzzle.partner
+    assert solution(puzzle, moves)["from_here"] is None
+    for over in (lambda: replay(puzzle, moves + ["pass"]), lambda: hint(puzzle, moves),
+                 lambda: verdict(puzzle, moves, "pass")):
+        with pytest.raises(PuzzleOver) as caught:
+            over()
+        assert caught.value.status == "solved"
+
+
+def test_a_losing_move_fails_with_the_winning_moves_missed_and_the_refutation():
+    puzzle = get("duel-001")
+    losing = next(a for a in replay(puzzle, [])["legal_actions"] if a not in puzzle.grade.winning)
+    assert verdict(puzzle, [], losing) is None  # legal, only not winning
+    state = replay(puzzle, [losing])
+    assert state["status"] == "failed" and sorted(state["missed"]) == sorted(puzzle.grade.winning)
+    assert state["refutation"] and state["refutation"][-1][0] != puzzle.seat
+    assert verdict(puzzle, [], "play 3Z").reason == "malformed_action"
+    with pytest.raises(DizhuError):
+        replay(puzzle, ["bid 3"])

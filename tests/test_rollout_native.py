@@ -300,13 +300,13 @@ def test_a_style_with_a_fraction_has_no_compiled_twin():
 
 def test_the_compiled_styles_count_the_opponents_cards_too(kernel, native_parity):
     # a pair to an opponent holding one card is a control: the bomb that runs the hand out is played
-    from test_bots import bomb_to_win_ctx
+    from helpers.positions import bomb_to_win_ctx
 
     ctx = bomb_to_win_ctx()
     assert native_parity.decision_disagreement(ctx, 0.5, 0.5) is None
     assert native_parity.picks_compiled(ctx, 0.5, 0.5)[STYLE_NAMES.index("intermediate")] == classify("7777").key
     # and a partner's play the landlord, on two cards, cannot answer stands
-    from test_bots import partner_stands_ctx
+    from helpers.positions import partner_stands_ctx
 
     ctx = partner_stands_ctx()
     assert native_parity.decision_disagreement(ctx, 0.5, 0.5) is None

@@ -46,10 +46,12 @@ from .bots.advice import point_of
 from .bots.bidding import decide_bid
 from .bots.bidsearch import auction_of, bid_out, estimate_bids
 from .bots.policy import Ctx, intermediate_move
-from .bots.search import (ADVICE, DEFAULT_BUDGET, EXACT_CARDS, MIN_WORLDS, Estimate, Sim, _candidates, evaluate,
-                          intermediate_seats, play_out)
+from .bots.config import ADVICE, DEFAULT_BUDGET, EXACT_CARDS, MIN_WORLDS
+from .bots.rollouts import intermediate_seats, play_out
+from .bots.search import Estimate, _candidates, evaluate
 from .solver import Solver
 from .bots.view import View
+from .bots.worlds import Sim
 from .cards import Card, rank_counts
 from .combos import Combo, classify
 from .game import Action, Round

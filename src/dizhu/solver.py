@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from operator import sub
 from typing import Iterator, Sequence
 
 from .cards import NUM_RANKS, parse_cards
 from .combos import Combo, classify
+from .game.play import PlayState
 from .moves import hand_key, moves_from_counts
 from .rules import has_won, next_seat, same_side, spring, trick_over, win_line
 from .variants import Variant, get_variant
@@ -130,38 +130,31 @@ class Position:
             obs["handicap"] or 0,
         )
 
+    def state(self) -> PlayState:
+        """This position as the one play state (:class:`~dizhu.game.play.PlayState`)."""
+        return PlayState(self.variant, [list(h) for h in self.hands], self.landlord, self.handicap, self.to_act,
+                         self.last, self.passes, None, self.plays_made, self.doublings)
+
     def moves(self) -> list["Combo | None"]:
         """The legal moves of the seat to act, by the engine (None: pass)."""
-        hand = self.hands[self.to_act]
-        if self.last is None:
-            return list(moves_from_counts(hand))
-        return [None, *moves_from_counts(hand, self.last[1])]
+        return self.state().legal_plays()
 
     def play(self, move: "Combo | None") -> "tuple[Position, int | None]":
         """The position after ``move`` and the winner's seat if it ends the round.
 
-        The move must be legal (see :meth:`moves`); this does not check it.
+        The move must be legal (see :meth:`moves`); this does not check it.  After a win the
+        turn has passed on, as after any play (nobody acts in a finished round).
         """
-        seat, players = self.to_act, self.variant.players
-        if move is None:
-            passes = self.passes + 1
-            if trick_over(passes, players):
-                return self._with(to_act=self.last[0], last=None, passes=0), None  # type: ignore[index]
-            return self._with(to_act=next_seat(seat, players), passes=passes), None
-        hand = tuple(map(sub, self.hands[seat], move.counts))
-        hands = self.hands[:seat] + (hand,) + self.hands[seat + 1:]
-        made = list(self.plays_made)
-        made[seat] += 1
-        after = self._with(hands=hands, to_act=next_seat(seat, players), last=(seat, move), passes=0,
-                           plays_made=tuple(made), doublings=self.doublings + move.is_bomb)
-        won = has_won(sum(hand), seat, self.landlord, self.handicap)
-        return after, (seat if won else None)
+        state = self.state()
+        winner = state.apply(move)
+        to_act = state.to_act if winner is None else next_seat(winner, self.variant.players)
+        return self._with(hands=tuple(map(tuple, state.hands)), to_act=to_act, last=state.last,
+                          passes=state.passes, plays_made=tuple(state.plays_made),
+                          doublings=state.doublings), winner
 
     def points(self, winner: int, seat: int) -> int:
         """Points for ``seat``'s side at base 1 once ``winner`` has won from here."""
-        sprung = spring(winner == self.landlord, self.plays_made, self.landlord) is not None
-        value = 1 << (self.doublings + sprung)
-        return value if same_side(seat, winner, self.landlord) else -value
+        return int(self.state().value(winner, seat))
 
     def _with(self, **changes: object) -> "Position":
         fields = {f: getattr(self, f) for f in ("variant", "hands", "landlord", "to_act", "last", "passes",

@@ -1461,10 +1461,10 @@ static double world_value(const World *w, int winner, int me) {
 }
 
 /* search._rollout: w played to its end (at most limit decisions), each seat by its style; the value
- * for me's side in *value and the decisions made in *steps (0.0 and limit if it never ends).  0, or
- * -1 with an error set. */
+ * for me's side in *value and the decisions made in *steps (0.0 and limit if it never ends); each
+ * move's key (None: a pass) appended to `moves` unless it is NULL.  0, or -1 with an error set. */
 static int play_to_end(World *w, const Style *styles, int me, uint64_t luck, long limit, double *value,
-                       long *steps) {
+                       long *steps, PyObject *moves) {
     Draws d = {0, {0, 0}, 0, luck};
     Ctx x = {0};
     for (long step = 1; step <= limit; step++) {
@@ -1478,6 +1478,14 @@ static int play_to_end(World *w, const Style *styles, int me, uint64_t luck, lon
         if (!played && !w->has_last) {
             no_play(); /* a lead is never passed */
             return -1;
+        }
+        if (moves != NULL) {
+            PyObject *key = result_play(played, &p);
+            if (key == NULL || PyList_Append(moves, key)) {
+                Py_XDECREF(key);
+                return -1;
+            }
+            Py_DECREF(key);
         }
         if (world_apply(w, played, &p)) {
             *value = world_value(w, w->to_act, me);
@@ -1559,24 +1567,49 @@ static int parse_run(PyObject *const *args, int players, int *me, uint64_t *luck
 
 /* rollout(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings,
  *         styles, me, luck, limit) -> (value for me's side, decisions made): search._rollout. */
-static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+/* The world and run of rollout's and trace's arguments, played to its end: 0, or -1 with an error set
+ * (`name`: the function, for its usage message; `moves`: as play_to_end's). */
+static int run_to_end(PyObject *const *args, Py_ssize_t nargs, const char *name, PyObject *moves, double *value,
+                      long *steps) {
     if (nargs != 14) {
-        PyErr_SetString(PyExc_TypeError, "rollout(hands, landlord, handicap, to_act, last, passes, played, deck, "
-                                         "plays_made, doublings, styles, me, luck, limit)");
-        return NULL;
+        PyErr_Format(PyExc_TypeError, "%s(hands, landlord, handicap, to_act, last, passes, played, deck, "
+                                      "plays_made, doublings, styles, me, luck, limit)", name);
+        return -1;
     }
     if (ready())
-        return NULL;
+        return -1;
     World w;
     Style styles[MAX_SEATS];
     int me;
     uint64_t luck;
-    long limit, steps;
+    long limit;
+    if (parse_world(args, &w, styles) || parse_run(args, w.n, &me, &luck, &limit))
+        return -1;
+    return play_to_end(&w, styles, me, luck, limit, value, steps, moves);
+}
+
+static PyObject *rollout_rollout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     double value;
-    if (parse_world(args, &w, styles) || parse_run(args, w.n, &me, &luck, &limit) ||
-        play_to_end(&w, styles, me, luck, limit, &value, &steps))
+    long steps;
+    if (run_to_end(args, nargs, "rollout", NULL, &value, &steps))
         return NULL;
     return Py_BuildValue("(dl)", value, steps);
+}
+
+/* trace(hands, ..., styles, me, luck, limit) -> (moves, value, decisions): rollout's game with every
+ * move's key (None: a pass), so the compiled play state can be checked against dizhu.Round move by
+ * move (tests/test_play_state.py). */
+static PyObject *rollout_trace(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    double value;
+    long steps;
+    PyObject *moves = PyList_New(0);
+    if (moves == NULL)
+        return NULL;
+    if (run_to_end(args, nargs, "trace", moves, &value, &steps)) {
+        Py_DECREF(moves);
+        return NULL;
+    }
+    return Py_BuildValue("(Ndl)", moves, value, steps);
 }
 
 /* lookahead(hands, ..., styles, me, luck, limit, options, rule[, move]) -> (seen, winner, [value of each
@@ -1693,7 +1726,7 @@ static PyObject *rollout_lookahead(PyObject *self, PyObject *const *args, Py_ssi
         long used = 1;
         if (world_apply(&t, !opts[i].pass, &opts[i].p))
             value = world_value(&t, t.to_act, me);
-        else if (play_to_end(&t, styles, me, luck, limit, &value, &used))
+        else if (play_to_end(&t, styles, me, luck, limit, &value, &used, NULL))
             goto fail;
         PyObject *v = PyFloat_FromDouble(value);
         if (v == NULL)
@@ -1791,6 +1824,9 @@ static PyMethodDef methods[] = {
     {"rollout", (PyCFunction)(void (*)(void))rollout_rollout, METH_FASTCALL,
      "rollout(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings, styles, "
      "me, luck, limit) -> (value, decisions): search._rollout, compiled."},
+    {"trace", (PyCFunction)(void (*)(void))rollout_trace, METH_FASTCALL,
+     "trace(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings, styles, "
+     "me, luck, limit) -> (moves, value, decisions): rollout's game, with each move's key (None: a pass)."},
     {"lookahead", (PyCFunction)(void (*)(void))rollout_lookahead, METH_FASTCALL,
      "lookahead(hands, landlord, handicap, to_act, last, passes, played, deck, plays_made, doublings, styles, "
      "me, luck, limit, options, rule[, move]) -> (seen, winner, [value of each option], decisions): "

@@ -34,8 +34,8 @@ FEATURES = ("plays", "red", "black", "twos", "aces", "bombs", "rocket", "handica
 MODEL = {
     # python tools/calibrate_bidding.py --deals 4000 (12000 classic games: landlord won 0.519)
     "points": (-0.1829, (-0.1637, 1.3006, 0.8897, 0.4109, 0.2433, -0.1196, 0.0690, 0.0)),
-    # ... --deals 4000 --variants duel, since the farmer plays to its handicap line (8000 duel
-    # games with a random handicap 0-4: landlord won 0.529, before the line 0.571)
+    # ... --deals 4000 --variants duel, with the farmer playing to its handicap line (8000 duel
+    # games with a random handicap 0-4: landlord won 0.529)
     "rob": (0.4671, (-0.1550, 1.1030, 0.3210, 0.3983, 0.1909, -0.1204, 0.0258, -0.3532)),
 }
 

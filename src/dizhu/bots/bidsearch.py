@@ -35,11 +35,12 @@ from ..game.actions import Action
 from ..rules import share
 from ..variants import Variant
 from .bidding import bid_decision, model_bid
+from .config import DEFAULT_BUDGET, MIN_WORLDS, STEPS_PER_SECOND, SUPER_HARD, WORLD_COST, SearchConfig
 from .policy import Decision
 from .reading import bids_likelihood
-from .search import (DEFAULT_BUDGET, MIN_WORLDS, STEPS_PER_SECOND, SUPER_HARD, WORLD_COST, SearchConfig, Sim,
-                     _rollout, intermediate_seats)
+from .rollouts import intermediate_seats, rollout as _rollout
 from .view import View
+from .worlds import Sim
 
 __all__ = ["search_bid", "estimate_bids", "bid_out", "finish_bidding", "sample_deal", "auction_of",
            "BidEstimate", "MAX_DEALS"]

@@ -49,8 +49,8 @@ from typing import Mapping
 
 from ..cards import NUM_RANKS
 from ..combos import Combo, classify
-from ..rules import trick_over
-from ..variants import get_variant
+from ..game.play import PlayState
+from ..variants import Variant, get_variant
 from .bidding import CLASSIC_THRESHOLDS, wants_rob, win_chance
 from .policy import Ctx
 from .styles import PRIOR, STYLE_NAMES, STYLES, picks, twins
@@ -212,37 +212,30 @@ def _replay_of(view: View, recent: int) -> _Replay:
         if seat != view.seat and wanted.get(seat, 0) < recent:
             wanted[seat] = wanted.get(seat, 0) + 1
             read_at.add(i)
-    replay = _replay(plays, view.players, view.variant.deck_counts, view.cards_left, read_at, wanted)
+    replay = _replay(plays, view.variant, view.cards_left, view.landlord, view.handicap, read_at, wanted)
     _last_replay = (view, now, replay)
     return replay
 
 
-def _replay(plays: list, players: int, deck: tuple[int, ...], cards_left: list[int], read_at: "set[int] | None",
-            wanted: "dict[int, int] | None" = None) -> _Replay:
+def _replay(plays: list, variant: Variant, cards_left: list[int], landlord: int, handicap: int,
+            read_at: "set[int] | None", wanted: "dict[int, int] | None" = None) -> _Replay:
     """Replay ``plays`` ((seat, combo or None), in order) whose seats hold ``cards_left`` cards at
-    the end, reading the decisions whose index is in ``read_at`` (None: all)."""
-    spent = [[0] * NUM_RANKS for _ in range(players)]
+    the end, reading the decisions whose index is in ``read_at`` (None: all).  The play state's
+    hands are what each seat has still to play of the plays: the rest of its cards is not known."""
+    spent = [[0] * NUM_RANKS for _ in range(variant.players)]
     for seat, combo in plays:
         if combo is not None:
             spent[seat][:] = map(add, spent[seat], combo.counts)
-    to_come = [row[:] for row in spent]
     left = [n + sum(row) for n, row in zip(cards_left, spent)]
-    unplayed = list(deck)
-    last, passes = None, 0
+    state = PlayState(variant, [row[:] for row in spent], landlord, handicap, plays[0][0] if plays else 0,
+                      left=left)
+    deck = variant.deck_counts
     decisions = []
     for i, (seat, combo) in enumerate(plays):
         if read_at is None or i in read_at:
-            decisions.append((seat, None if combo is None else combo.key, tuple(to_come[seat]), tuple(unplayed),
-                              tuple(left), last))
-        if combo is None:
-            passes += 1
-            if trick_over(passes, players):
-                last, passes = None, 0
-            continue
-        to_come[seat][:] = map(sub, to_come[seat], combo.counts)
-        unplayed[:] = map(sub, unplayed, combo.counts)
-        left[seat] -= combo.size
-        last, passes = (seat, combo), 0
+            decisions.append((seat, None if combo is None else combo.key, tuple(state.hands[seat]),
+                              tuple(map(sub, deck, state.played)), tuple(state.left), state.last))
+        state.apply(combo)
     return _Replay(tuple(map(tuple, spent)), tuple(decisions), wanted or {})
 
 
@@ -331,7 +324,7 @@ def _round_evidence(key: tuple, variant: str) -> dict[int, tuple[tuple[int, ...]
     for seat, combo in plays:
         if combo is not None:
             left[seat] -= combo.size
-    replay = _replay(plays, players, v.deck_counts, left, None)
+    replay = _replay(plays, v, left, landlord, handicap or 0, None)
     end = [list(map(sub, h, spent)) for h, spent in zip(dealt, replay.spent)]  # every hand at the end
     agree = {s: [0] * len(STYLE_NAMES) for s in range(players)}
     seen = dict.fromkeys(range(players), 0)

@@ -233,8 +233,8 @@ def play(style: StyleFn, ctx: Ctx, rng: random.Random) -> Combo | None:
 
 
 #: The neutral mixture before any evidence: no style is ruled out, the one the
-#: levels are built on counts most.  It never depends on who the player is.  A prior leaning
-#: harder on intermediate (0.7) was tried and not kept: ahead against intermediate, behind
-#: against the frozen copy (benchmarks/results/README.md, issue 11, session 21).
+#: levels are built on counts most.  It never depends on who the player is.  Not a prior leaning
+#: harder on intermediate (0.7): it beat intermediate more often but lost to the 2026-12-01
+#: super-hard (0.404 over 120 deals; docs/DECISIONS.md, "The other players").
 PRIOR: dict[str, float] = {"intermediate": 0.4, "normal": 0.15, "greedy": 0.15,
                            "cautious": 0.15, "bombs": 0.15}

@@ -179,7 +179,8 @@ class Table:
     """The referee's bookkeeping for the numeric observations of one round.
 
     The environment applies every action through :meth:`apply`, so the table
-    follows the hands, plays and bids without re-reading the round's texts.
+    follows what the encoding needs besides the round's play state (each seat's
+    plays, the bids, the recent moves) without re-reading the round's texts.
     :meth:`encode` then reads, for the observer, only its own hand and public
     facts.
     """
@@ -193,15 +194,13 @@ class Table:
 
     def _start(self) -> None:
         r, p = self.round, self.variant.players
-        self.hands = [list(r.hand(s).counts) for s in range(p)]
+        self._dealt = [list(r.hand(s).counts) for s in range(p)]  # the hands while bidding
         self.played = [[0] * NUM_RANKS for _ in range(p)]
-        self.played_all = [0] * NUM_RANKS
         self.bottom_held = [0] * NUM_RANKS
         # the history block as it stands, most recent move in row 0 (shifted at each move)
         self.history = np.zeros((HISTORY, PLANE + 1), dtype=np.int8)
         self.moves = 0
         self.last_bid: list[int | None] = [None] * p
-        self.bombs = 0
         if r.landlord is not None:  # dealt with a landlord already: the bottom is public
             self.bottom_held = list(_counts(r.bottom))
 
@@ -217,11 +216,7 @@ class Table:
                 return
             self.last_bid[seat] = self._bid_index[action.text]
             if r.landlord is not None:
-                bottom = _counts(r.bottom)
-                self.bottom_held = list(bottom)
-                hand = self.hands[r.landlord]
-                for rank, n in enumerate(bottom):
-                    hand[rank] += n
+                self.bottom_held = list(_counts(r.bottom))
             return
         history = self.history
         history[1:] = history[:-1]
@@ -232,20 +227,16 @@ class Table:
             return
         combo = action.combo
         counts = combo.counts
-        hand, played, every = self.hands[seat], self.played[seat], self.played_all
+        played = self.played[seat]
         for rank, n in enumerate(counts):
             if n:
-                hand[rank] -= n
                 played[rank] += n
-                every[rank] += n
         if seat == r.landlord:
             held = self.bottom_held
             for rank, n in enumerate(counts):
                 if n and held[rank]:
                     # the landlord's bottom cards are taken first: what stays unknown is the rest
                     held[rank] = max(0, held[rank] - n)
-        if combo.is_bomb:
-            self.bombs += 1
         history[0, :PLANE] = _plane_of(combo)
         history[0, PLANE] = 0
 
@@ -255,8 +246,10 @@ class Table:
         p = v.players
         off = lay.offset
         out = np.zeros(lay.size, dtype=np.int8)
-        hand = self.hands[seat]
-        every = self.played_all
+        state = r.play_state
+        hands = self._dealt if state is None else state.hands
+        hand = hands[seat]
+        every = _NONE if state is None else state.played
         deck = v.deck_counts
         # every card plane at once: hand, unseen, bottom held, played by seat, the play to beat
         counts = hand + [deck[k] - hand[k] - every[k] for k in range(NUM_RANKS)]
@@ -273,7 +266,7 @@ class Table:
         out[off["history"] : off["history"] + HISTORY * (PLANE + 1)] = self.history.reshape(-1)
         base = off["cards left"]
         for k in range(p):
-            ones.append(base + k * (_MAX_CARDS + 1) + sum(self.hands[(seat + k) % p]))
+            ones.append(base + k * (_MAX_CARDS + 1) + sum(hands[(seat + k) % p]))
         if r.landlord is not None:
             ones.append(off["landlord"] + (r.landlord - seat) % p)
         if r.to_act is not None:
@@ -285,7 +278,8 @@ class Table:
             ones.append(base + k * width + (0 if bid is None else bid + 1))
         ones.append(off["stake"] + r.bidding_level)
         out[ones] = 1
-        out[off["bombs"] : off["bombs"] + min(self.bombs, _BOMB_LEVELS)] = 1
+        bombs = 0 if state is None else state.doublings
+        out[off["bombs"] : off["bombs"] + min(bombs, _BOMB_LEVELS)] = 1
         return out
 
 

@@ -57,8 +57,7 @@ from typing import Any
 from ..cards import NUM_RANKS, Card, Hand, NotationError, format_counts, parse_cards, rank_counts
 from ..combos import Combo, Kind, beats
 from ..errors import IllegalAction
-from ..moves import moves_from_counts
-from ..rules import has_won, next_seat, settle, trick_over
+from ..rules import settle
 from ..variants import Variant, get_variant
 from .actions import PASS, Action, play_action
 from .deal import Deal, commitment, deal_cards, new_deal_code, parse_deal_code, suit_priorities
@@ -75,6 +74,7 @@ from .events import (
     TrickEvent,
 )
 from .observation import Observation
+from .play import PlayState
 
 __all__ = ["Round", "Result", "FORMAT_VERSION", "check_answer"]
 
@@ -272,10 +272,8 @@ class Round:
         self.to_act = deal.first
         self.phase = BIDDING
         self._auction = v.bidding.start(deal.first, v.players)
-        self._last: tuple[int, Combo] | None = None
-        self._passes = 0
-        self._plays_made = [0] * v.players
-        self._played = [0] * NUM_RANKS
+        #: The play phase's state, from the landlord's choice on (its hands are ``_counts``).
+        self._play: PlayState | None = None
         self._legal = None
         self._deal_start = len(self.log)
         self.log.append(DealEvent(self._deal_number, deal.first, tuple(len(h) for h in deal.hands), self.deal_hash))
@@ -320,9 +318,16 @@ class Round:
         return [len(h) for h in self._hands]
 
     @property
+    def play_state(self) -> PlayState | None:
+        """The play phase's state over rank counts (None while bidding).  Hidden information:
+        it holds every hand; for the referee, the environments and tools, never a player's view.
+        Read it; the round alone changes it."""
+        return self._play
+
+    @property
     def last_play(self) -> tuple[int, Combo] | None:
         """(seat, combo) of the play to beat, or None when the player to act leads."""
-        return self._last
+        return None if self._play is None else self._play.last
 
     @property
     def multiplier(self) -> int:
@@ -376,10 +381,7 @@ class Round:
             return []
         if self.phase == BIDDING:
             return [Action.parse(text) for text in self.variant.bidding.legal(self._auction)]
-        counts = self._counts[self.to_act]
-        if self._last is None:
-            return [play_action(c) for c in moves_from_counts(counts)]
-        return [PASS] + [play_action(c) for c in moves_from_counts(counts, self._last[1])]
+        return [PASS if m is None else play_action(m) for m in self._play.legal_plays()]
 
     # ---- applying actions
 
@@ -434,6 +436,7 @@ class Round:
             self._counts[seat][card.rank] += 1
         self.phase = PLAYING
         self.to_act = seat
+        self._play = PlayState(self.variant, self._counts, seat, self.handicap)
         self.log.append(LandlordEvent(seat, format_counts(rank_counts(self.bottom)),
                                       tuple(c.id for c in self.bottom),
                                       **self.variant.bidding.public(self._auction)["event"]))
@@ -442,20 +445,16 @@ class Round:
         kind = action.kind
         if kind != "play" and kind != "pass":
             raise IllegalAction("not_bidding")
-        last = self._last
+        state = self._play
+        last = state.last
         if kind == "pass":
             if last is None:
                 raise IllegalAction("must_lead")
-            self._passes += 1
+            state.apply(None)
             self.log.append(PassEvent(seat))
-            if trick_over(self._passes, self.players):
-                leader = last[0]
-                self._last = None
-                self._passes = 0
-                self.to_act = leader
-                self.log.append(TrickEvent(leader))
-            else:
-                self.to_act = next_seat(seat, self.players)
+            if state.last is None:
+                self.log.append(TrickEvent(state.to_act))
+            self.to_act = state.to_act
             return
         combo = action.combo
         # an Action built for another variant's deck reaches here unchecked
@@ -466,20 +465,13 @@ class Round:
         hand = self._hands[seat]
         for card in cards:
             hand.remove(card)
-        counts = self._counts[seat]
-        for rank, n in enumerate(combo.counts):
-            if n:
-                counts[rank] -= n
-                self._played[rank] += n
-        self._plays_made[seat] += 1
-        self._last = (seat, combo)
-        self._passes = 0
+        winner = state.apply(combo)
         self.log.append(PlayEvent(seat, combo.text, combo.kind.value, tuple(c.id for c in cards),
                                   chosen=action.cards is not None))
-        if has_won(len(hand), seat, self.landlord, self.handicap):
-            self._settle(seat)
+        if winner is not None:
+            self._settle(winner)
         else:
-            self.to_act = next_seat(seat, self.players)
+            self.to_act = state.to_act
 
     def _pick_cards(self, seat: int, combo: Combo, chosen: tuple[Card, ...] | None) -> list[Card]:
         hand = self._hands[seat]
@@ -511,7 +503,7 @@ class Round:
         landlord = self.landlord
         doublings = [{"source": e.kind, "seat": e.seat, "play": e.play, "factor": 2} for e in self._this_deal()[2]]
         breakdown, multiplier, points, spring = settle(
-            self.variant.bidding.base(self._auction), doublings, winner_seat, landlord, self._plays_made
+            self.variant.bidding.base(self._auction), doublings, winner_seat, landlord, self._play.plays_made
         )
         self.result = Result(
             winner="landlord" if winner_seat == landlord else "farmers",
@@ -557,7 +549,8 @@ class Round:
             raise IllegalAction("no_such_seat", seat=seat, players=self.players)
         v = self.variant
         public = v.bidding.public(self._auction)
-        last = self._last
+        state = self._play  # None while bidding: nothing played yet
+        last = None if state is None else state.last
         revealed = self.landlord is not None
         to_act = self.to_act
         bids, history, doublings = self._this_deal()
@@ -577,12 +570,12 @@ class Round:
             "bottom": format_counts(rank_counts(self.bottom)) if revealed else None,
             "bottom_ids": [c.id for c in self.bottom] if revealed else None,
             "history": history,
-            "played": format_counts(self._played),
+            "played": format_counts(state.played) if state else "",
             "trick": {
                 "last": [last[0], last[1].text] if last else None,
-                "passes": self._passes,
+                "passes": state.passes if state else 0,
             },
-            "plays_made": self._plays_made[:],
+            "plays_made": state.plays_made[:] if state else [0] * v.players,
             "multiplier": {
                 "base": public["base"],
                 "robs": public["robs"],

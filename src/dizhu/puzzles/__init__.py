@@ -19,6 +19,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import format_counts
+from ..rules import same_side
 from ..solver import Position
 from .grade import Grade
 
@@ -45,6 +46,20 @@ class Puzzle:
     @property
     def difficulty(self) -> str:
         return self.grade.level
+
+    @property
+    def partner(self) -> int | None:
+        """The seat on the player's side that the solver plays (classic farmer puzzles), or None."""
+        p = self.position
+        return next((s for s in range(p.variant.players) if s != self.seat and same_side(s, self.seat, p.landlord)),
+                    None)
+
+    def summary(self) -> dict[str, Any]:
+        """What a list of puzzles shows of this one (docs/API.md, "Puzzles")."""
+        p = self.position
+        return {"id": self.id, "variant": self.variant, "difficulty": self.difficulty, "score": self.grade.score,
+                "cards": p.cards, "hand": sum(p.hands[self.seat]),
+                "role": "landlord" if self.seat == p.landlord else "farmer", "partner": self.partner is not None}
 
     def to_dict(self) -> dict[str, Any]:
         p, g = self.position, self.grade

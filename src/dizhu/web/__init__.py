@@ -2,7 +2,7 @@
 
 >>> from dizhu.web import Settings, create_app
 >>> app = create_app(Settings(data_dir="/tmp/dizhu-doc", workers=0))
->>> sorted(r.path for r in app.routes if r.path.startswith("/api/games/{game_id}/"))[:3]
+>>> sorted(path for path in app.openapi()["paths"] if path.startswith("/api/games/{game_id}/"))[:3]
 ['/api/games/{game_id}/act', '/api/games/{game_id}/another-round', '/api/games/{game_id}/autoplay']
 
 Run it with ``dizhu serve`` (see ``dizhu serve --help``).

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+import math
+import secrets
+from typing import Any, Iterable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -20,7 +22,7 @@ from ..errors import DizhuError
 from .logs import log_failure
 
 __all__ = ["ApiError", "engine_error", "error_response", "install_handlers", "json_bytes", "log_unexpected",
-           "internal_error"]
+           "internal_error", "app_routes", "allowed_methods", "limited", "spread"]
 
 log = logging.getLogger("dizhu.web")
 
@@ -115,10 +117,20 @@ def install_handlers(app: FastAPI) -> None:
 UI_ROUTE = "ui"
 
 
+def app_routes(app: FastAPI) -> Iterable[Any]:
+    """Every route of ``app``, those of its routers included: since FastAPI 0.137 an included
+    router is one node of ``app.routes``, which ``iter_route_contexts`` opens."""
+    try:
+        from fastapi.routing import iter_route_contexts
+    except ImportError:  # an older FastAPI copies the routers' routes into app.routes
+        return app.routes
+    return iter_route_contexts(app.routes)
+
+
 def allowed_methods(request: Request) -> str:
     """Every method some route accepts at this path (Starlette names only one route's)."""
     methods: set[str] = set()
-    for route in request.app.routes:
+    for route in app_routes(request.app):
         regex = getattr(route, "path_regex", None)
         if getattr(route, "name", None) == UI_ROUTE or regex is None or not getattr(route, "methods", None):
             continue
@@ -136,3 +148,18 @@ def log_unexpected(exc: BaseException, method: str, path: str) -> None:
 
 def internal_error() -> ApiError:
     return ApiError(500, "internal_error", "the server failed to handle this request")
+
+
+def spread(seconds: int) -> int:
+    """``seconds`` to wait, or up to twice as long: requests refused together (one client's many
+    games) come back spread out, not all in the same instant (the randomness tells nothing)."""
+    return seconds + secrets.randbelow(seconds + 1)
+
+
+def limited(code: str, what: str, wait: float, *, spread_out: bool = False) -> ApiError:
+    """429 ``code``: try again in ``wait`` seconds (rounded up; ``spread_out``: see :func:`spread`)."""
+    seconds = max(1, math.ceil(wait))
+    if spread_out:
+        seconds = spread(seconds)
+    return ApiError(429, code, f"{what}: try again in {seconds} s", headers={"Retry-After": str(seconds)},
+                    retry_after=seconds)

@@ -12,7 +12,7 @@ whether another site's page sent it, and whether its client has budget left.
   site can make the player's browser ``POST`` to this server, a form needs no permission.  A write
   whose ``Sec-Fetch-Site`` says ``cross-site`` is ``403 cross_site``; a write must also carry either
   a JSON ``Content-Type`` or a bearer token (both make the browser ask first, which this server
-  never allows), see ``app.json_write``.
+  never allows), see ``deps.json_write``.
 - **Request budget** (:class:`RequestBudget`): each client has a token bucket of *units*;
   each request costs its route's units (:func:`request_cost`: a file or a read 1, a write 2, the
   puzzle solver 8).  A request over budget is answered ``429 too_many_requests`` with

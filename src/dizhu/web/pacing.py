@@ -59,11 +59,11 @@ class DecisionPace:
         return self.low + fraction * (self.high - self.low)
 
 
-#: Each pace lies above nearly every decision of its level on a loaded server
-#: (`benchmarks/bots.py`: normal and intermediate take 0.1 ms median, 0.3 ms at the 95th
-#: percentile; super-hard, on a machine five times slower than usual (session 51), 0.008 s
-#: (classic) and 0.25 s (duel, looking ahead to its next move) of CPU median, 0.29 s and 0.59 s at
-#: the 95th percentile, and its search is capped inside the pace, at 0.48 s), and at most 1 s.
+#: Each pace lies above nearly every decision of its level on a loaded server, and at most 1 s.
+#: Normal and intermediate take 0.3 ms at the 95th percentile; super-hard's slowest, the duel's
+#: (it looks ahead to its next move), 0.59 s of CPU at the 95th percentile on a machine five times
+#: slower than usual (`benchmarks/bots.py --cpu`), and its search is cut inside the pace anyway
+#: (:attr:`DecisionPace.think_limit`, 0.48 s).  docs/DECISIONS.md has the measurements.
 PACES: dict[str, DecisionPace] = {
     "normal": DecisionPace(0.008, 0.016),
     "intermediate": DecisionPace(0.008, 0.016),

@@ -14,6 +14,10 @@ A crash at any point leaves a committed state; a game left with a computer
 to act is resumed by the next request for it, or at start-up.  Storage
 writes are compare-and-swap on the version, so even two servers sharing one
 database cannot both apply a move.
+
+Beside it: who may open a game (keys.py), a game's in-memory companions
+(sessions.py), how much thinking a client may ask for (thinking.py), the hints
+(hints.py) and the post-round reviews (reviews.py).
 """
 
 from __future__ import annotations
@@ -24,13 +28,11 @@ import functools
 import hashlib
 import hmac
 import logging
-import math
-import re
 import secrets
 import time
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any, AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from ..cards import Card
 from ..errors import DizhuError, IllegalAction
@@ -39,42 +41,26 @@ from ..game.deal import parse_deal_code
 from .botpool import DEEP_LEVELS, BotRunner, fallback_action
 from .database import GameClaims, LocalClaims
 from .conditional import matches
-from .errors import ApiError, engine_error, json_bytes
+from .errors import ApiError, engine_error, json_bytes, limited
+from .hints import Hints
+from .keys import GAME_ID_PATTERN, GameKey, authorized, check_key, hash_token, unknown_game
 from .logs import log_failure
 from .pacing import PACES
 from .ratelimit import TokenBuckets
 from .reviews import Reviews
 from .schemas import ROUNDS_PAGE, Act, Check, CreateGame, Step
+from .sessions import InFlight, Session, load_match
 from .settings import Settings
 from .store import AsyncStore, GameRecord, RequestEntry
+from .thinking import Thinking
 from .views import HUMAN, Snapshot, render, snapshot
 
 __all__ = ["GameService", "GameKey", "Reply", "hash_token", "check_key", "GAME_ID_PATTERN"]
 
 log = logging.getLogger("dizhu.web")
 
-#: Game ids are ``secrets.token_urlsafe(16)``: 22 URL-safe characters, 128 bits.
-GAME_ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")
+#: Games whose sessions are kept in memory (the least recently used beyond are dropped).
 SESSIONS_KEPT = 2048
-
-
-def hash_token(token: str) -> str:
-    """What is stored instead of the token.  Tokens carry 256 random bits, so
-    a plain SHA-256 cannot be searched backwards."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class GameKey:
-    """The game a request names and the bearer token it shows (None: no token sent).
-
-    The routes build it once (an ``Annotated`` dependency of web/app.py); the
-    service checks it: 401 without a token, 404 for an unknown or malformed
-    id, 403 for a token that does not open the game.
-    """
-
-    game_id: str
-    token: str | None
 
 
 @dataclass
@@ -110,37 +96,6 @@ class _Write:
         return hashlib.sha256(f"{self.kind}\n{self.request.model_dump_json()}".encode()).hexdigest()
 
 
-@dataclass
-class _InFlight:
-    request_id: str
-    fingerprint: str
-    future: "asyncio.Future[Reply]"
-
-
-@dataclass
-class _Session:
-    """In-memory companions of one game: its lock and caches.
-
-    ``match`` is the live match at ``match_version`` (touched only under the
-    lock); ``snap`` is the public snapshot of the last committed version.
-    """
-
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    inflight: _InFlight | None = None
-    match: Match | None = None
-    match_version: int = -1
-    snap: Snapshot | None = None
-    #: The hint of one version, shared by every request for it while it is computed.
-    hint: "tuple[int, asyncio.Future[dict[str, Any]]] | None" = None
-
-    def forget(self) -> None:
-        self.match, self.match_version, self.snap = None, -1, None
-
-
-def _load_match(state: str) -> Match:
-    return Match.from_json(state)
-
-
 def _bots_to_act(match: Match) -> bool:
     round_ = match.round
     return round_.result is None and round_.to_act != HUMAN
@@ -157,50 +112,25 @@ class GameService:
         self.clock = clock
         # Across hosts sharing a database: which one works on a game (see pg_store.py).
         self.claims: GameClaims = claims or LocalClaims()
-        self._sessions: OrderedDict[str, _Session] = OrderedDict()
-        self._background: set[asyncio.Task] = set()
-        self._thinking: Counter[str] = Counter()  # requests keeping computers busy, by client address
-        self._thinking_total = 0  # ... and from all clients together
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._pace_key = secrets.token_bytes(32)  # the computers' pace jitter: nobody else's to compute
-        self._hint_limit = TokenBuckets(settings.hint_per_minute, settings.hint_burst)
         self._round_limit = TokenBuckets(settings.round_per_minute, settings.round_burst)
         self._read_limit = TokenBuckets(settings.read_per_minute, settings.read_burst)
+        self.thinking = Thinking(settings, bots)
+        self.hints = Hints(settings, bots, self.thinking)
         self.reviews = Reviews(settings, store, bots)
 
     def check_room(self, client: str) -> None:
-        """429 ``too_busy`` if one more request of ``client`` may not keep computers thinking now: the
-        client has ``client_thinking`` already, or all clients together ``thinking_total``."""
-        limit, total = self.settings.client_thinking, self.settings.thinking_total
-        if limit > 0 and self._thinking[client] >= limit:
-            seconds = _spread(1)
-            raise ApiError(429, "too_busy", f"this address already has {limit} games waiting for the "
-                           "computers: try again in a moment", headers={"Retry-After": str(seconds)},
-                           limit=limit, retry_after=seconds)
-        if total > 0 and self._thinking_total >= total:
-            seconds = _spread(1)
-            raise ApiError(429, "too_busy", "the computers have too many games to answer: try again in a moment",
-                           headers={"Retry-After": str(seconds)}, limit=total, retry_after=seconds)
-
-    @contextlib.contextmanager
-    def _admit(self, client: str) -> Iterator[None]:
-        """One more request of ``client`` that may keep computers thinking (:meth:`check_room`)."""
-        self.check_room(client)
-        self._thinking[client] += 1
-        self._thinking_total += 1
-        try:
-            yield
-        finally:
-            self._thinking_total -= 1
-            self._thinking[client] -= 1
-            if not self._thinking[client]:
-                del self._thinking[client]
+        """429 ``too_busy`` if one more request of ``client`` may not keep computers thinking now
+        (thinking.py)."""
+        self.thinking.check_room(client)
 
     # ---- sessions and access
 
-    def _session(self, game_id: str) -> _Session:
+    def _session(self, game_id: str) -> Session:
         session = self._sessions.get(game_id)
         if session is None:
-            session = self._sessions[game_id] = _Session()
+            session = self._sessions[game_id] = Session()
             if len(self._sessions) > SESSIONS_KEPT:
                 self._evict()
         else:
@@ -212,17 +142,17 @@ class GameService:
             if not self._sessions[game_id].lock.locked():
                 del self._sessions[game_id]
 
-    async def _open(self, game: GameKey) -> tuple[GameRecord, _Session]:
+    async def _open(self, game: GameKey) -> tuple[GameRecord, Session]:
         """The game if its token opens it: 401 without a token, 404 unknown, 403 wrong token."""
         token = check_key(game)
-        return _authorized(await self.store.load(game.game_id), token), self._session(game.game_id)
+        return authorized(await self.store.load(game.game_id), token), self._session(game.game_id)
 
     async def _open_for_write(self, game: GameKey,
-                              request_id: str) -> tuple[GameRecord, _Session, RequestEntry | None]:
+                              request_id: str) -> tuple[GameRecord, Session, RequestEntry | None]:
         """As :meth:`_open`, with the entry of ``request_id`` if it was seen before (one read)."""
         token = check_key(game)
         record, seen = await self.store.load_for_write(game.game_id, request_id)
-        return _authorized(record, token), self._session(game.game_id), seen
+        return authorized(record, token), self._session(game.game_id), seen
 
     @contextlib.asynccontextmanager
     async def _claim(self, game_id: str) -> AsyncIterator[bool]:
@@ -235,20 +165,20 @@ class GameService:
             if held:
                 await self.claims.release(game_id)
 
-    def _match(self, session: _Session, record: GameRecord) -> Match:
+    def _match(self, session: Session, record: GameRecord) -> Match:
         """The live match at the record's version (under the lock only)."""
         if session.match is None or session.match_version != record.version:
-            session.match = _load_match(record.state)
+            session.match = load_match(record.state)
             session.match_version = record.version
         return session.match
 
-    def _snapshot(self, session: _Session, record: GameRecord) -> Snapshot:
+    def _snapshot(self, session: Session, record: GameRecord) -> Snapshot:
         """The public snapshot of the committed ``record``."""
         if session.snap is not None and session.snap.version == record.version:
             return session.snap
         if session.lock.locked():
             # A write is changing the live match: read the committed state instead.
-            return snapshot(_load_match(record.state), record.version)
+            return snapshot(load_match(record.state), record.version)
         snap = snapshot(self._match(session, record), record.version)
         session.snap = snap
         return snap
@@ -257,7 +187,7 @@ class GameService:
 
     async def _commit(
         self,
-        session: _Session,
+        session: Session,
         record: GameRecord,
         match: Match,
         *,
@@ -291,7 +221,7 @@ class GameService:
 
     async def _play_computers(
         self,
-        session: _Session,
+        session: Session,
         record: GameRecord,
         match: Match,
         *,
@@ -341,7 +271,7 @@ class GameService:
         record, _, body = await self._commit(session, record, match, request=request, answer_since=answer_since)
         return record, body
 
-    async def _settle_pending(self, game_id: str, session: _Session, record: GameRecord) -> GameRecord:
+    async def _settle_pending(self, game_id: str, session: Session, record: GameRecord) -> GameRecord:
         """Resume a game left with a computer to act (after a crash or restart)."""
         if not record.pending or session.lock.locked():
             return record
@@ -350,7 +280,7 @@ class GameService:
                 return record  # another host is finishing this turn
             fresh = await self.store.load(game_id)
             if fresh is None:
-                raise _unknown_game()
+                raise unknown_game()
             if fresh.pending:
                 log.info("resuming the computers' turn in a game")
                 fresh, _ = await self._play_computers(session, fresh, self._match(session, fresh))
@@ -360,7 +290,7 @@ class GameService:
 
     async def create(self, request: CreateGame, client: str = "") -> Reply:
         """A new game: dealt, with the computers' opening bids already made."""
-        with self._admit(client):
+        with self.thinking.admit(client):
             return await self._create(request, client)
 
     async def _create(self, request: CreateGame, client: str) -> Reply:
@@ -406,7 +336,7 @@ class GameService:
             raise _stale(record.version)  # (another tab moved the game on: this one shows the past)
         observation = self._snapshot(session, record).observation
         _check_humans_turn(observation)
-        suggestion = await self._suggestion(session, record, observation, client, limited=True)
+        suggestion = await self.hints.suggestion(session, record, observation, client, limited=True)
         shown = {k: suggestion[k] for k in ("action", "cards", "reason", "figures") if k in suggestion}
         return Reply(json_bytes({**shown, "cards": list(suggestion["cards"]),
                                  "alternatives": list(suggestion.get("alternatives", [suggestion]))}))
@@ -415,7 +345,7 @@ class GameService:
         """Judge the human's action on the committed position without applying it: the
         engine's own verdict, so the page can explain a refusal without a 4xx answer."""
         record, _ = await self._open(game)
-        match = _load_match(record.state)  # a private copy: nothing here touches the live game
+        match = load_match(record.state)  # a private copy: nothing here touches the live game
         act = Act(action=request.action, cards=request.cards, version=record.version, request_id="check")
         try:
             match.apply(HUMAN, _human_action(act, record.variant))
@@ -427,57 +357,13 @@ class GameService:
             return Reply(json_bytes({"legal": False, "error": exc.body()["error"]}))
         return Reply(json_bytes({"legal": True, "error": None}))
 
-    async def _suggestion(self, session: _Session, record: GameRecord, observation: dict[str, Any],
-                          client: str, *, limited: bool) -> dict[str, Any]:
-        """The hint for the human's observation at ``record.version``: computed once
-        per version, however many ask; a new computation counts against the game's
-        hint limit when ``limited``."""
-        cached = session.hint
-        if cached is None or cached[0] != record.version:
-            # the hint reads the other seats by the earlier rounds at the table, as the computers do
-            observation = {**observation, "earlier": self._earlier(session, record)}
-            if self.settings.hint_level in DEEP_LEVELS:
-                self._check_share(client)
-            if limited:
-                wait = self._hint_limit.wait(record.game_id)
-                if wait > 0:
-                    raise _limited("too_many_hints", "too many hints for this game", wait)
-            future = asyncio.ensure_future(self._paced_suggestion(observation, client))
-            session.hint = cached = (record.version, future)
-        return await asyncio.shield(cached[1])
-
-    async def _paced_suggestion(self, observation: dict[str, Any], client: str) -> dict[str, Any]:
-        """The hint, no sooner than ``hint_pace`` seconds from now (settings.py says why), and a random
-        tenth of that later: what is left to time past the pace (a timer's wake-up is quicker when the
-        machine is busy, a search included) is a fraction of a millisecond, lost in that noise."""
-        loop = asyncio.get_running_loop()
-        pace = self.settings.hint_pace
-        ready_at = loop.time() + pace + _NOISE.uniform(0.0, 0.1 * pace)
-        suggestion = await self.bots.suggest(observation, self.settings.hint_level, client)
-        await asyncio.sleep(max(0.0, ready_at - loop.time()))
-        return suggestion
-
-    @staticmethod
-    def _earlier(session: _Session, record: GameRecord) -> list[dict[str, Any]]:
-        """The table's earlier rounds at ``record.version`` (``Match.earlier``)."""
-        if session.match is not None and session.match_version == record.version:
-            return session.match.earlier[:]
-        return _load_match(record.state).earlier
-
-    def _check_share(self, client: str) -> None:
-        """429 ``too_much_thinking`` for a client over its share of the searching workers."""
-        wait = self.bots.shares.wait(client)
-        if wait > 0:
-            raise _limited("too_much_thinking", "this address asked the computers for too much thinking lately",
-                           wait, spread=True)
-
     async def rounds(self, game: GameKey, offset: int = 0, limit: int = ROUNDS_PAGE,
                      client: str = "", if_none_match: str | None = None) -> Reply:
         await self._open(game)
         game_id = game.game_id
         wait = self._read_limit.wait(client, cost=self.settings.rounds_page_bytes)
         if wait > 0:
-            raise _limited("too_many_reads", "too many finished rounds read from this address", wait)
+            raise limited("too_many_reads", "too many finished rounds read from this address", wait)
         page, total = await self.store.rounds_page(game_id, offset, limit, self.settings.rounds_page_bytes)
         following = offset + len(page)
         if page and page[0]["index"] > offset + 1:
@@ -519,7 +405,7 @@ class GameService:
         async def apply(match: Match, record: GameRecord) -> None:
             observation = match.round.observation(HUMAN)
             _check_humans_turn(observation)
-            suggestion = await self._suggestion(session, record, observation, client, limited=False)
+            suggestion = await self.hints.suggestion(session, record, observation, client, limited=False)
             action = suggestion["action"]
             if action not in observation["legal_actions"]:
                 action = fallback_action(record.variant, "autoplay", observation)
@@ -544,7 +430,7 @@ class GameService:
 
     async def _write(self, write: _Write) -> Reply:
         """Carry out one write (see the module's docstring for the steps)."""
-        with self._admit(write.client):
+        with self.thinking.admit(write.client):
             return await self._write_admitted(write)
 
     async def _write_admitted(self, write: _Write) -> Reply:
@@ -561,14 +447,14 @@ class GameService:
             if not held:
                 raise _busy()  # another host is answering a write of this game
             future: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
-            session.inflight = _InFlight(request_id, write.fingerprint, future)
+            session.inflight = InFlight(request_id, write.fingerprint, future)
             try:
                 if session.match_version > record.version or self.claims.shared:
                     # This server (or, on a shared database, another host before our claim)
                     # committed a newer version since our read: read again.
                     record, seen = await self.store.load_for_write(game_id, request_id)
                     if record is None:
-                        raise _unknown_game()
+                        raise unknown_game()
                 reply = await self._write_locked(session, record, seen, write)
             except asyncio.CancelledError:
                 future.cancel()
@@ -592,7 +478,7 @@ class GameService:
                 raise _busy() from None
             raise
 
-    async def _write_locked(self, session: _Session, record: GameRecord, seen: RequestEntry | None,
+    async def _write_locked(self, session: Session, record: GameRecord, seen: RequestEntry | None,
                             write: _Write) -> Reply:
         # `record` may be older than the database if another server wrote meanwhile; then
         # the compare-and-swap of the commit refuses our write (409 stale).
@@ -615,11 +501,11 @@ class GameService:
         if write.request.version != record.version:
             raise _stale(record.version)
         if record.level in DEEP_LEVELS:
-            self._check_share(write.client)
+            self.thinking.check_share(write.client)
         if write.deals:
             wait = self._round_limit.wait(write.client)
             if wait > 0:
-                raise _limited("too_many_rounds", "too many new rounds from this address", wait)
+                raise limited("too_many_rounds", "too many new rounds from this address", wait)
         match = self._match(session, record)
         since = len(match.round.log) if write.since_from_now else 0
         if write.request.since is not None:
@@ -675,9 +561,6 @@ class GameService:
         return removed
 
 
-_NOISE = secrets.SystemRandom()
-
-
 def _human_action(request: Act, variant: str) -> Action:
     """The human's action, with exactly the chosen cards when ``cards`` is given."""
     action = Action.parse(request.action, variant)
@@ -693,26 +576,6 @@ def _human_action(request: Act, variant: str) -> Action:
     return chosen
 
 
-def check_key(game: GameKey) -> str:
-    """What is checked before the storage is read: 401 without a token, 404 for a malformed id.
-    Returns the token.  (The app checks it before it reads the body too.)"""
-    token = game.token
-    if not token:
-        raise ApiError(401, "missing_token", "send the game's token as 'Authorization: Bearer <token>'",
-                       headers={"WWW-Authenticate": "Bearer"})
-    if not GAME_ID_PATTERN.fullmatch(game.game_id):
-        raise _unknown_game()
-    return token
-
-
-def _authorized(record: GameRecord | None, token: str) -> GameRecord:
-    if record is None:
-        raise _unknown_game()
-    if not hmac.compare_digest(hash_token(token), record.token_hash):
-        raise ApiError(403, "wrong_token", "this token does not open this game")
-    return record
-
-
 def _check_humans_turn(observation: dict[str, Any]) -> None:
     if observation["phase"] == "over":
         raise engine_error(IllegalAction("round_over"))
@@ -726,10 +589,6 @@ def _check_fingerprint(seen: str, now: str) -> None:
                        "this request_id was already used for a different request; make a new one")
 
 
-def _unknown_game() -> ApiError:
-    return ApiError(404, "unknown_game", "there is no such game (it may have been deleted after a long pause)")
-
-
 def _stale(current: int) -> ApiError:
     return ApiError(409, "stale", "the game has moved on since this view; reload it", version=current)
 
@@ -737,17 +596,3 @@ def _stale(current: int) -> ApiError:
 def _busy() -> ApiError:
     return ApiError(429, "busy", "the game is still answering another request", headers={"Retry-After": "1"})
 
-
-def _spread(seconds: int) -> int:
-    """``seconds`` to wait, or up to twice as long: requests refused together (one client's many
-    games) come back spread out, not all in the same instant (the randomness tells nothing)."""
-    return seconds + secrets.randbelow(seconds + 1)
-
-
-def _limited(code: str, what: str, wait: float, *, spread: bool = False) -> ApiError:
-    """429 ``code``: try again in ``wait`` seconds (rounded up; ``spread``: see :func:`_spread`)."""
-    seconds = max(1, math.ceil(wait))
-    if spread:
-        seconds = _spread(seconds)
-    return ApiError(429, code, f"{what}: try again in {seconds} s", headers={"Retry-After": str(seconds)},
-                    retry_after=seconds)
