@@ -229,20 +229,6 @@ def test_arena_runs_with_different_seeds_pool_into_one_summary(tmp_path):
         pooling.read_runs([files[0], files[0]])
 
 
-def test_the_served_super_hard_is_cut_at_the_sites_cap_and_the_arenas_is_not():
-    """super-hard as the site runs it (its thinking cut at the pace's wall-clock cap, the way
-    benchmarks/matchup.py's ``super-hard-served`` plays it) and as the arena runs it (uncut)."""
-    from dizhu import arena
-    from dizhu.bots import create
-    from dizhu.web.pacing import PACES
-
-    seed = (1, 0, 0, True)
-    served = create("super-hard", "duel", seed=repr(seed), time_limit=PACES["super-hard"].think_limit)
-    measured = arena.make_player("super-hard", "duel", seed)
-    assert served.level == measured.level == "super-hard"
-    assert served.time_limit == PACES["super-hard"].think_limit > 0 and measured.time_limit is None
-
-
 def test_a_new_match_keeps_the_finished_rounds_not_yet_taken():
     m = Match("duel", seed="outbox-new-match")
     while m.round.result is None:
