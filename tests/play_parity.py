@@ -91,25 +91,24 @@ def compiled_against_round(variant: str, seed: str, rng: random.Random) -> int:
     return steps
 
 
-def _exhaustive(state: PlayState) -> float:
-    """The best value for the side to act, by trying every line on the play state itself."""
-    best = -float("inf")
-    for move in state.legal_plays():
-        child = state.copy()
-        winner = child.apply(move)
+def minimax(p: Position) -> int:
+    """The value by definition: every move tried through the play state, no pruning, no table."""
+    best = None
+    for move in p.moves():
+        child, winner = p.play(move)
         if winner is not None:
-            value = child.value(winner, state.to_act)
+            value = child.points(winner, p.to_act)
         else:
-            value = _exhaustive(child)
-            if not same_side(child.to_act, state.to_act, state.landlord):
+            value = minimax(child)
+            if not same_side(child.to_act, p.to_act, p.landlord):
                 value = -value
-        best = max(best, value)
+        best = value if best is None or value > best else best
     return best
 
 
 def solver_against_state(variant: str, seed: str, rng: random.Random, cards: int = 9) -> int:
     """A round played at random until at most ``cards`` cards remain: the exact solver's value there
-    is the play state's own, found by trying every line."""
+    is the one found by trying every line (:func:`minimax`)."""
     round_ = _to_play(variant, seed, rng)
     while round_.result is None and sum(round_.cards_left) > cards:
         actions = round_.legal_actions()
@@ -118,5 +117,5 @@ def solver_against_state(variant: str, seed: str, rng: random.Random, cards: int
     if round_.result is not None:
         return 0
     position = Position.from_round(round_)
-    assert Solver().value(position) == _exhaustive(position.state())
+    assert Solver().value(position) == minimax(position)
     return 1

@@ -12,23 +12,9 @@ from dizhu import CLASSIC, DUEL, Round
 from dizhu.bots.search import search_move
 from dizhu.bots.view import View
 from dizhu.cards import NUM_RANKS, format_counts
-from dizhu.rules import same_side
 from dizhu.solver import Position, Solver, SolveTimeout, solve
 
-
-def minimax(p: Position) -> int:
-    """The value by definition: every move tried, no pruning, no table."""
-    best = None
-    for move in p.moves():
-        child, winner = p.play(move)
-        if winner is not None:
-            value = child.points(winner, p.to_act)
-        else:
-            value = minimax(child)
-            if not same_side(child.to_act, p.to_act, p.landlord):
-                value = -value
-        best = value if best is None or value > best else best
-    return best
+from play_parity import minimax
 
 
 def random_position(rng: random.Random, size: int) -> Position:
