@@ -116,9 +116,9 @@ def _module_of(item, tests: Path) -> str:
 def pytest_collection_modifyitems(config, items):
     tests = Path(__file__).resolve().parent
     for item in items:
-        module = _module_of(item, tests)
         if any(item.get_closest_marker(lane) for lane in LANES):
             continue  # marked by hand
+        module = _module_of(item, tests)
         if module.startswith("e2e/"):
             lane = "browser"
         elif module in SERVICE_MODULES or SERVICE_FIXTURES & set(getattr(item, "fixturenames", ())):
